@@ -1,0 +1,397 @@
+//! `zugzwang solve connect4` and `zugzwang analyze connect4`.
+
+use super::common::{check_memory_budget, parse_bytes, CliError, Progress};
+use clap::Args;
+use serde::Serialize;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+use zugzwang::game::{Bits, Connect4, Game};
+use zugzwang::record::{self, Record};
+use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+
+/// Arguments of `solve connect4`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Moves from the empty board as 1-based column digits (e.g. 4453); empty = the start.
+    #[arg(default_value = "")]
+    moves: String,
+    /// Board size WIDTHxHEIGHT; any size with WIDTH*(HEIGHT+1) <= 64.
+    #[arg(long, default_value = "7x6")]
+    size: String,
+    /// Only decide win/draw/loss (faster).
+    #[arg(long)]
+    weak: bool,
+    /// One JSON object per position.
+    #[arg(long)]
+    json: bool,
+    /// Solve every line `moves [expected_score]` of FILE (`-` = stdin) and summarise.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<String>,
+    /// Write a record of the run (JSON) into this directory, e.g. solve-runs/.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Memory for the transposition table (e.g. 512M, 4G).
+    #[arg(long, default_value = "1G")]
+    mem: String,
+}
+
+/// Arguments of `analyze connect4`.
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Moves from the empty board as 1-based column digits.
+    #[arg(default_value = "")]
+    moves: String,
+    /// Board size WIDTHxHEIGHT.
+    #[arg(long, default_value = "7x6")]
+    size: String,
+    /// Only decide win/draw/loss for each move.
+    #[arg(long)]
+    weak: bool,
+    /// Output as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Memory for the transposition table.
+    #[arg(long, default_value = "1G")]
+    mem: String,
+}
+
+/// The answer for one position, as printed with `--json`. Field names are a public interface.
+#[derive(Serialize)]
+struct Solved {
+    moves: String,
+    size: String,
+    score: i32,
+    value: &'static str,
+    best_moves: Vec<u32>,
+    nodes: u64,
+    micros: u64,
+    weak: bool,
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        CliError::BadInput(format!(
+            "board size '{text}' is not of the form WIDTHxHEIGHT (e.g. 7x6)"
+        ))
+    };
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    Connect4::new(w, h).map_err(|e| CliError::BadInput(e.to_string()))?;
+    Ok((w, h))
+}
+
+fn parse_position(size: (u32, u32), moves: &str) -> Result<Connect4, CliError> {
+    let pos = Connect4::from_moves(size.0, size.1, moves)
+        .map_err(|e| CliError::BadInput(format!("in '{moves}': {e}")))?;
+    if pos.is_won() {
+        return Err(CliError::BadInput(format!(
+            "in '{moves}': the game is already won; nothing to solve"
+        )));
+    }
+    if pos.ply() == pos.max_ply() {
+        return Err(CliError::BadInput(format!(
+            "in '{moves}': the board is full; nothing to solve"
+        )));
+    }
+    Ok(pos)
+}
+
+fn make_table(mem: &str) -> Result<MemoryTable, CliError> {
+    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let bytes = check_memory_budget(bytes)?;
+    Ok(MemoryTable::with_bytes(bytes as usize))
+}
+
+fn value_word(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+fn depth_of(weak: bool) -> Depth {
+    if weak {
+        Depth::Weak
+    } else {
+        Depth::Strong
+    }
+}
+
+/// Solves one position and finds every best move.
+fn solve_one<T: Table>(
+    searcher: &mut Searcher<'_, T>,
+    pos: &Connect4,
+    depth: Depth,
+) -> (i32, Vec<u32>) {
+    let score = searcher.solve(pos, depth).expect("no stop flag set");
+    let target = match depth {
+        Depth::Strong => score,
+        Depth::Weak if score < 0 => -pos.max_score(),
+        Depth::Weak => score,
+    };
+    let mut best = Vec::new();
+    for mv in Bits(pos.playable()) {
+        if searcher
+            .achieves(pos, mv, target)
+            .expect("no stop flag set")
+        {
+            best.push(pos.move_column(mv) + 1);
+        }
+    }
+    (score, best)
+}
+
+/// `solve connect4`.
+pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
+    let size = parse_size(&args.size)?;
+    if let Some(file) = &args.batch {
+        return batch(args, size, file);
+    }
+    let pos = parse_position(size, &args.moves)?;
+    let table = make_table(&args.mem)?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let depth = depth_of(args.weak);
+    let start = Instant::now();
+    let cpu0 = record::process_cpu_seconds();
+    let (score, best, nodes) = {
+        let _progress = Progress::start("solving", counter.clone());
+        let mut searcher = Searcher::new(&table).with_progress(&counter);
+        let (score, best) = solve_one(&mut searcher, &pos, depth);
+        (score, best, searcher.nodes)
+    };
+    let elapsed = start.elapsed();
+    let cpu = record::process_cpu_seconds() - cpu0;
+    let out = Solved {
+        moves: args.moves.clone(),
+        size: format!("{}x{}", size.0, size.1),
+        score,
+        value: value_word(score),
+        best_moves: best.clone(),
+        nodes,
+        micros: elapsed.as_micros() as u64,
+        weak: args.weak,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&out).expect("serialisable"));
+    } else {
+        print!("{}", pos.render());
+        let side = if pos.ply() % 2 == 0 {
+            "X (first player)"
+        } else {
+            "O (second player)"
+        };
+        println!("to move:    {side}");
+        if args.weak {
+            println!("value:      {} (weak solve: score sign only)", out.value);
+        } else {
+            println!("score:      {score:+}");
+            println!("value:      {}", out.value);
+        }
+        let best_text: Vec<String> = best.iter().map(|c| c.to_string()).collect();
+        println!("best moves: {}", best_text.join(" "));
+        let secs = elapsed.as_secs_f64();
+        println!("nodes:      {nodes}");
+        println!(
+            "time:       {secs:.3} s ({:.2} M nodes/s)",
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    if let Some(dir) = &args.record {
+        let rec = Record {
+            game: "connect4".into(),
+            size: out.size.clone(),
+            mode: if args.weak {
+                "weak".into()
+            } else {
+                "strong".into()
+            },
+            moves: args.moves.clone(),
+            value: out.value.into(),
+            score,
+            best_moves: best.iter().map(|c| c.to_string()).collect(),
+            nodes,
+            wall_seconds: elapsed.as_secs_f64(),
+            cpu_seconds: cpu,
+            threads: 1,
+            table_bytes: table.bytes() as u64,
+            machine: record::machine_description(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            commit: record::git_commit(),
+            finished: record::now_utc(),
+        };
+        let path = rec
+            .write_to(dir)
+            .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
+        eprintln!("record written to {}", path.display());
+    }
+    Ok(0)
+}
+
+fn batch(args: &SolveArgs, size: (u32, u32), file: &str) -> Result<i32, CliError> {
+    let reader: Box<dyn BufRead> = if file == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(file)
+            .map_err(|e| CliError::BadInput(format!("cannot open batch file {file}: {e}")))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let table = make_table(&args.mem)?;
+    table.prefault();
+    let depth = depth_of(args.weak);
+    let (mut count, mut mismatches, mut total_nodes, mut total_micros) = (0u64, 0u64, 0u64, 0u128);
+    for (lineno, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| CliError::Failed(format!("reading {file}: {e}")))?;
+        let mut parts = line.split_whitespace();
+        let Some(moves) = parts.next() else { continue };
+        let expected = match parts.next() {
+            Some(t) => Some(t.parse::<i32>().map_err(|_| {
+                CliError::BadInput(format!(
+                    "{file} line {}: expected score '{t}' is not an integer",
+                    lineno + 1
+                ))
+            })?),
+            None => None,
+        };
+        let pos = parse_position(size, moves)
+            .map_err(|e| CliError::BadInput(format!("{file} line {}: {e}", lineno + 1)))?;
+        table.clear();
+        let start = Instant::now();
+        let mut searcher = Searcher::new(&table);
+        let score = searcher.solve(&pos, depth).expect("no stop flag set");
+        let micros = start.elapsed().as_micros();
+        let expected_here = expected.map(|e| if args.weak { e.signum() } else { e });
+        let ok = expected_here.is_none_or(|e| e == score);
+        count += 1;
+        total_nodes += searcher.nodes;
+        total_micros += micros;
+        if !ok {
+            mismatches += 1;
+        }
+        if args.json {
+            #[derive(Serialize)]
+            struct Line<'a> {
+                moves: &'a str,
+                score: i32,
+                value: &'static str,
+                expected: Option<i32>,
+                nodes: u64,
+                micros: u64,
+            }
+            let l = Line {
+                moves,
+                score,
+                value: value_word(score),
+                expected,
+                nodes: searcher.nodes,
+                micros: micros as u64,
+            };
+            println!("{}", serde_json::to_string(&l).expect("serialisable"));
+        } else {
+            let flag = if ok { "" } else { "  MISMATCH" };
+            let exp = expected
+                .map(|e| format!(" expected {e}"))
+                .unwrap_or_default();
+            println!(
+                "{moves} {score}{exp} nodes {} us {micros}{flag}",
+                searcher.nodes
+            );
+        }
+    }
+    let n = count.max(1) as f64;
+    eprintln!(
+        "positions {count}, mismatches {mismatches}, mean {:.1} us, mean {:.1} nodes",
+        total_micros as f64 / n,
+        total_nodes as f64 / n
+    );
+    Ok(if mismatches > 0 {
+        super::EXIT_MISMATCH
+    } else {
+        0
+    })
+}
+
+/// `analyze connect4`.
+pub fn analyze(args: &AnalyzeArgs) -> Result<i32, CliError> {
+    let size = parse_size(&args.size)?;
+    let pos = parse_position(size, &args.moves)?;
+    let table = make_table(&args.mem)?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let depth = depth_of(args.weak);
+    let start = Instant::now();
+    let (scores, nodes) = {
+        let _progress = Progress::start("analyzing", counter.clone());
+        let mut searcher = Searcher::new(&table).with_progress(&counter);
+        let scores = searcher.analyze(&pos, depth).expect("no stop flag set");
+        (scores, searcher.nodes)
+    };
+    let micros = start.elapsed().as_micros() as u64;
+    let per_move: Vec<(u32, i32)> = scores
+        .iter()
+        .map(|&(mv, s)| (pos.move_column(mv) + 1, s))
+        .collect();
+    let best_score = per_move.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    if args.json {
+        #[derive(Serialize)]
+        struct MoveScore {
+            column: u32,
+            score: i32,
+            value: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Analysis {
+            moves: String,
+            size: String,
+            score: i32,
+            value: &'static str,
+            best_moves: Vec<u32>,
+            move_scores: Vec<MoveScore>,
+            nodes: u64,
+            micros: u64,
+            weak: bool,
+        }
+        let a = Analysis {
+            moves: args.moves.clone(),
+            size: format!("{}x{}", size.0, size.1),
+            score: best_score,
+            value: value_word(best_score),
+            best_moves: per_move
+                .iter()
+                .filter(|m| m.1 == best_score)
+                .map(|m| m.0)
+                .collect(),
+            move_scores: per_move
+                .iter()
+                .map(|&(c, s)| MoveScore {
+                    column: c,
+                    score: s,
+                    value: value_word(s),
+                })
+                .collect(),
+            nodes,
+            micros,
+            weak: args.weak,
+        };
+        println!("{}", serde_json::to_string(&a).expect("serialisable"));
+    } else {
+        print!("{}", pos.render());
+        let mut line = String::new();
+        for c in 1..=size.0 {
+            match per_move.iter().find(|m| m.0 == c) {
+                Some(&(_, s)) => line.push_str(&format!("{s:>4}")),
+                None => line.push_str("   -"),
+            }
+        }
+        println!(
+            "column:{}",
+            (1..=size.0).map(|c| format!("{c:>4}")).collect::<String>()
+        );
+        println!("score: {line}");
+        println!("nodes: {nodes}, time {:.3} s", micros as f64 / 1e6);
+    }
+    Ok(0)
+}

@@ -1,0 +1,501 @@
+//! Connect Four on any `W x H` board whose bitboard fits in 64 bits.
+//!
+//! Bit layout (column-major, one spare bit on top of every column so that shifts never carry a
+//! line from one column into the next), drawn for 7x6:
+//!
+//! ```text
+//!   .  .  .  .  .  .  .      <- spare row (always 0 in `mask`)
+//!   5 12 19 26 33 40 47
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42      <- bottom row
+//! ```
+//!
+//! `mask` holds every stone, `current` the stones of the side to move. The key
+//! `current + mask + bottom` sets, in each column, the stones of the side to move plus one marker
+//! bit just above the top stone: a unique code of the position in `W * (H + 1)` bits.
+
+use super::{Bits, Game};
+use std::fmt;
+
+/// Why a move string or a board size was refused. The text is meant to be shown as is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+/// `index` is always the 0-based position of the offending move in the input; `column` the
+/// 1-based column it names.
+#[allow(missing_docs)]
+pub enum Connect4Error {
+    /// The board size does not fit 64 bits or is too small to hold a line of four.
+    BadSize { width: u32, height: u32 },
+    /// A character that is not a column digit.
+    BadChar { ch: char, index: usize },
+    /// A column number outside `1..=W`.
+    ColumnOutOfRange {
+        column: u32,
+        index: usize,
+        width: u32,
+    },
+    /// A move into a full column.
+    ColumnFull { column: u32, index: usize },
+    /// A move after the game was already won.
+    GameOver { column: u32, index: usize },
+}
+
+impl fmt::Display for Connect4Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Connect4Error::BadSize { width, height } => write!(
+                f,
+                "board size {width}x{height} is not supported: need width, height >= 4 and width*(height+1) <= 64"
+            ),
+            Connect4Error::BadChar { ch, index } => write!(
+                f,
+                "move {} ({:?}) is not a column number",
+                index + 1,
+                ch
+            ),
+            Connect4Error::ColumnOutOfRange { column, index, width } => write!(
+                f,
+                "move {} (column {column}) is out of range: the board has columns 1..{width}",
+                index + 1
+            ),
+            Connect4Error::ColumnFull { column, index } => {
+                write!(f, "move {} (column {column}) is illegal: the column is full", index + 1)
+            }
+            Connect4Error::GameOver { column, index } => write!(
+                f,
+                "move {} (column {column}) is illegal: the game was already won by the previous move",
+                index + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Connect4Error {}
+
+/// A Connect Four position. Small and `Copy`: the search plays moves on copies.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Connect4 {
+    current: u64,
+    mask: u64,
+    ply: u32,
+    width: u32,
+    height: u32,
+    /// One bit at the bottom of every column.
+    bottom: u64,
+    /// Every playable cell of the board (no spare bits).
+    board: u64,
+}
+
+impl fmt::Debug for Connect4 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Connect4({}x{}, {})",
+            self.width,
+            self.height,
+            self.to_text()
+        )
+    }
+}
+
+/// Cells that would complete a line of four together with `stones` (whether empty or not).
+/// Shifts by 1 (vertical), H+1 (horizontal), H (one diagonal) and H+2 (the other).
+#[inline]
+fn line_completions(stones: u64, height: u32) -> u64 {
+    let h1 = height + 1;
+    // vertical: three stones directly below
+    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+    for shift in [h1, height, height + 2] {
+        let p = (stones << shift) & (stones << (2 * shift));
+        r |= p & (stones << (3 * shift));
+        r |= p & (stones >> shift);
+        let q = (stones >> shift) & (stones >> (2 * shift));
+        r |= q & (stones << shift);
+        r |= q & (stones >> (3 * shift));
+    }
+    r
+}
+
+/// Does `stones` contain four in a line?
+#[inline]
+fn has_four(stones: u64, height: u32) -> bool {
+    for shift in [1, height + 1, height, height + 2] {
+        let m = stones & (stones >> shift);
+        if m & (m >> (2 * shift)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+impl Connect4 {
+    /// The empty board of the given size; fails when it does not fit the 64-bit layout.
+    pub fn new(width: u32, height: u32) -> Result<Self, Connect4Error> {
+        if width < 4 || height < 4 || width * (height + 1) > 64 {
+            return Err(Connect4Error::BadSize { width, height });
+        }
+        let mut bottom = 0u64;
+        for c in 0..width {
+            bottom |= 1u64 << (c * (height + 1));
+        }
+        let column = (1u64 << height) - 1;
+        let board = bottom.wrapping_mul(column);
+        Ok(Connect4 {
+            current: 0,
+            mask: 0,
+            ply: 0,
+            width,
+            height,
+            bottom,
+            board,
+        })
+    }
+
+    /// The standard 7x6 empty board.
+    pub fn standard() -> Self {
+        Self::new(7, 6).expect("7x6 fits")
+    }
+
+    /// Replays a move string of 1-based column digits (seed 002's encoding). Whitespace is ignored.
+    /// Boards wider than 9 columns are not expressible in single digits; for those use
+    /// [`Connect4::play_columns`].
+    pub fn from_moves(width: u32, height: u32, moves: &str) -> Result<Self, Connect4Error> {
+        let mut pos = Self::new(width, height)?;
+        for (index, ch) in moves.chars().enumerate() {
+            if ch.is_whitespace() {
+                continue;
+            }
+            let column = ch
+                .to_digit(10)
+                .ok_or(Connect4Error::BadChar { ch, index })?;
+            pos.try_play_column(column, index)?;
+        }
+        Ok(pos)
+    }
+
+    /// Plays 1-based columns, checking each; `index` in errors is the position in `columns`.
+    pub fn play_columns(&mut self, columns: &[u32]) -> Result<(), Connect4Error> {
+        for (index, &column) in columns.iter().enumerate() {
+            self.try_play_column(column, index)?;
+        }
+        Ok(())
+    }
+
+    /// Plays one 1-based column after checking range, fullness and whether the game is over.
+    pub fn try_play_column(&mut self, column: u32, index: usize) -> Result<(), Connect4Error> {
+        if column == 0 || column > self.width {
+            return Err(Connect4Error::ColumnOutOfRange {
+                column,
+                index,
+                width: self.width,
+            });
+        }
+        if self.is_won() {
+            return Err(Connect4Error::GameOver { column, index });
+        }
+        let c = column - 1;
+        if !self.can_play(c) {
+            return Err(Connect4Error::ColumnFull { column, index });
+        }
+        self.play(self.column_move(c));
+        Ok(())
+    }
+
+    /// Board width.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    /// Board height.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The one-bit move that drops a stone into 0-based column `c` (0 if the column is full).
+    #[inline]
+    pub fn column_move(&self, c: u32) -> u64 {
+        let col_mask = self.column_mask(c);
+        (self.mask + self.bottom) & col_mask
+    }
+
+    /// 0-based column of a one-bit move.
+    #[inline]
+    pub fn move_column(&self, mv: u64) -> u32 {
+        mv.trailing_zeros() / (self.height + 1)
+    }
+
+    #[inline]
+    fn column_mask(&self, c: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (c * (self.height + 1))
+    }
+
+    /// Whether 0-based column `c` has room.
+    #[inline]
+    pub fn can_play(&self, c: u32) -> bool {
+        self.mask & (1u64 << (c * (self.height + 1) + self.height - 1)) == 0
+    }
+
+    /// Whether the player who moved last completed a line.
+    pub fn is_won(&self) -> bool {
+        has_four(self.current ^ self.mask, self.height)
+    }
+
+    /// Whether the game has ended (won or board full).
+    pub fn is_over(&self) -> bool {
+        self.is_won() || self.ply == self.width * self.height
+    }
+
+    /// Stones of the side to move.
+    pub fn current_stones(&self) -> u64 {
+        self.current
+    }
+    /// Every stone on the board.
+    pub fn all_stones(&self) -> u64 {
+        self.mask
+    }
+    /// Stones of the first player (X / White / Red).
+    pub fn first_player_stones(&self) -> u64 {
+        if self.ply % 2 == 0 {
+            self.current
+        } else {
+            self.current ^ self.mask
+        }
+    }
+
+    /// Empty cells (anywhere on the board, playable or not) where the side to move would complete
+    /// a line: its threats.
+    #[inline]
+    pub fn own_threats(&self) -> u64 {
+        line_completions(self.current, self.height) & (self.board & !self.mask)
+    }
+
+    /// Threats of the player who is not to move.
+    #[inline]
+    pub fn opponent_threats(&self) -> u64 {
+        line_completions(self.current ^ self.mask, self.height) & (self.board & !self.mask)
+    }
+
+    /// Threats of the first player (`first == true`) or second player.
+    pub fn threats_of(&self, first: bool) -> u64 {
+        if (self.ply % 2 == 0) == first {
+            self.own_threats()
+        } else {
+            self.opponent_threats()
+        }
+    }
+
+    /// The bit index of the cell at 0-based column `c` and row `r` (0 = bottom).
+    pub fn cell(&self, c: u32, r: u32) -> u64 {
+        1u64 << (c * (self.height + 1) + r)
+    }
+
+    /// The position's exact code `current + mask + bottom` (not symmetry-normalised).
+    #[inline]
+    pub fn raw_key(&self) -> u64 {
+        self.current
+            .wrapping_add(self.mask)
+            .wrapping_add(self.bottom)
+    }
+
+    /// The left-right mirror of a raw key: columns reversed.
+    #[inline]
+    pub fn mirror_key(&self, key: u64) -> u64 {
+        let h1 = self.height + 1;
+        let col = (1u64 << h1) - 1;
+        let mut out = 0u64;
+        for c in 0..self.width {
+            let bits = (key >> (c * h1)) & col;
+            out |= bits << ((self.width - 1 - c) * h1);
+        }
+        out
+    }
+
+    /// The position mirrored left to right.
+    pub fn mirrored(&self) -> Self {
+        let h1 = self.height + 1;
+        let col = (1u64 << h1) - 1;
+        let flip = |x: u64| {
+            let mut out = 0u64;
+            for c in 0..self.width {
+                out |= ((x >> (c * h1)) & col) << ((self.width - 1 - c) * h1);
+            }
+            out
+        };
+        Connect4 {
+            current: flip(self.current),
+            mask: flip(self.mask),
+            ..*self
+        }
+    }
+
+    /// The move string as 1-based column digits is not stored; this renders the board instead as
+    /// rows of `X` (first player), `O` (second) and `.`, top row first.
+    pub fn to_text(&self) -> String {
+        let first = self.first_player_stones();
+        let mut s = String::new();
+        for r in (0..self.height).rev() {
+            for c in 0..self.width {
+                let b = self.cell(c, r);
+                s.push(if first & b != 0 {
+                    'X'
+                } else if self.mask & b != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+
+    /// A multi-line drawing of the board with column numbers underneath.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for line in self.to_text().split('/') {
+            for ch in line.chars() {
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push('\n');
+        }
+        for c in 1..=self.width {
+            s.push_str(&format!("{:>2}", c % 10));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Stones the side to move has placed so far.
+    pub fn stones_of_side_to_move(&self) -> u32 {
+        self.current.count_ones()
+    }
+}
+
+impl Game for Connect4 {
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+    #[inline]
+    fn max_ply(&self) -> u32 {
+        self.width * self.height
+    }
+    #[inline]
+    fn playable(&self) -> u64 {
+        (self.mask + self.bottom) & self.board
+    }
+    #[inline]
+    fn winning_moves(&self) -> u64 {
+        self.own_threats() & self.playable()
+    }
+    #[inline]
+    fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.playable();
+        let opp = self.opponent_threats();
+        let forced = possible & opp;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two immediate threats: cannot block both
+            }
+            possible = forced;
+        }
+        // never play directly below an opponent threat
+        possible & !(opp >> 1)
+    }
+    #[inline]
+    fn play(&mut self, mv: u64) {
+        self.current ^= self.mask;
+        self.mask |= mv;
+        self.ply += 1;
+    }
+    fn last_mover_won(&self) -> bool {
+        self.is_won()
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        let k = self.raw_key();
+        let m = self.mirror_key(k);
+        let k = k.min(m);
+        if self.width * (self.height + 1) <= 62 {
+            k
+        } else {
+            xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2
+        }
+    }
+    #[inline]
+    fn move_score(&self, mv: u64) -> i32 {
+        // threats the mover will have after the move (Pons' ordering); ties go to central columns
+        let after = self.current | mv;
+        let threats = line_completions(after, self.height) & (self.board & !(self.mask | mv));
+        let c = self.move_column(mv) as i32;
+        let off_centre = (2 * c - (self.width as i32 - 1)).abs();
+        threats.count_ones() as i32 * 64 - off_centre
+    }
+}
+
+impl Connect4 {
+    /// The legal moves as one-bit masks, in column order.
+    pub fn legal_moves(&self) -> impl Iterator<Item = u64> {
+        Bits(self.playable())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertical_and_horizontal_wins_detected() {
+        let p = Connect4::from_moves(7, 6, "1212121").unwrap();
+        assert!(p.is_won());
+        let p = Connect4::from_moves(7, 6, "1122334").unwrap();
+        assert!(p.is_won());
+        let p = Connect4::from_moves(7, 6, "112233").unwrap();
+        assert!(!p.is_won());
+        assert_eq!(p.winning_moves().count_ones(), 1);
+    }
+
+    #[test]
+    fn errors_name_the_move() {
+        assert_eq!(
+            Connect4::from_moves(7, 6, "48").unwrap_err(),
+            Connect4Error::ColumnOutOfRange {
+                column: 8,
+                index: 1,
+                width: 7
+            }
+        );
+        assert_eq!(
+            Connect4::from_moves(7, 6, "1111111").unwrap_err(),
+            Connect4Error::ColumnFull {
+                column: 1,
+                index: 6
+            }
+        );
+        assert_eq!(
+            Connect4::from_moves(7, 6, "12121212").unwrap_err(),
+            Connect4Error::GameOver {
+                column: 2,
+                index: 7
+            }
+        );
+        assert!(matches!(
+            Connect4::from_moves(7, 6, "1a").unwrap_err(),
+            Connect4Error::BadChar { ch: 'a', index: 1 }
+        ));
+        assert!(Connect4::new(9, 7).is_err());
+        assert!(Connect4::new(8, 7).is_ok());
+    }
+
+    #[test]
+    fn mirror_key_is_symmetric() {
+        let p = Connect4::from_moves(7, 6, "1123").unwrap();
+        let q = Connect4::from_moves(7, 6, "7765").unwrap();
+        assert_eq!(p.key(), q.key());
+        assert_eq!(p.mirrored().raw_key(), q.raw_key());
+    }
+}

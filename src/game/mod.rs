@@ -1,0 +1,90 @@
+//! The rules of the games, and nothing else.
+//!
+//! Every game zugzwang solves places one stone per move on one cell of a board of at most 64 cells,
+//! and is won by completing a line. That shared shape lets one search (`crate::search`) solve all of
+//! them: a move is a one-bit `u64` mask of the cell it fills, and each game answers a handful of
+//! bitboard questions (where may I play, where would I win, which moves do not lose at once).
+
+pub mod connect4;
+
+pub use connect4::Connect4;
+
+/// Iterates the set bits of a mask, lowest first, each as a one-bit mask.
+///
+/// Moves are one-bit masks throughout the crate, so this is how a move set is walked.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u64;
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.0 == 0 {
+            None
+        } else {
+            let low = self.0 & self.0.wrapping_neg();
+            self.0 ^= low;
+            Some(low)
+        }
+    }
+}
+
+/// A two-player connection game as the search sees it.
+///
+/// The contract that makes the search exact (documented once here, relied on everywhere):
+/// - The search only visits positions in which the side to move **cannot win at once** (the root
+///   is checked with [`Game::winning_moves`] before searching).
+/// - [`Game::non_losing_moves`] is *exact*: playing a move it returns leaves the opponent no
+///   immediate win, and every legal move it leaves out gives the opponent one. An empty set therefore
+///   means the side to move loses on the opponent's next stone. This is what lets the search skip
+///   win tests at every node and lets the last two plies of the board be scored as draws.
+/// - Scores follow the Connect Four convention generalised to any board of `max_ply` cells: a win
+///   with the stone played at ply `p` (stones on the board before it) is worth
+///   `(max_ply + 1 - p) / 2`, a draw is 0, a loss is the negative of the winner's score.
+pub trait Game: Clone + Send + Sync {
+    /// Stones on the board.
+    fn ply(&self) -> u32;
+    /// Cells on the board: the ply at which the game is a draw if nobody has won.
+    fn max_ply(&self) -> u32;
+    /// Every cell the side to move may fill now.
+    fn playable(&self) -> u64;
+    /// The playable cells on which the side to move wins at once.
+    fn winning_moves(&self) -> u64;
+    /// The legal moves that do not hand the opponent an immediate win (see the trait contract).
+    /// Precondition: `winning_moves() == 0`.
+    fn non_losing_moves(&self) -> u64;
+    /// Plays a legal move (a one-bit mask of a playable cell).
+    fn play(&mut self, mv: u64);
+    /// Whether the player who just moved has won (completed a line; in Sogo `-g`, also created a
+    /// poison). Deliberately independent of [`Game::winning_moves`]: the reference search uses
+    /// only this, so the two are checked against each other.
+    fn last_mover_won(&self) -> bool;
+    /// A key of the position up to the game's symmetries; below 2^62 so it fits a store entry.
+    /// Exact where the position fits in 62 bits, a hash otherwise.
+    fn key(&self) -> u64;
+    /// Ordering hint: larger is searched first. Must not change the result, only the speed.
+    fn move_score(&self, mv: u64) -> i32;
+    /// The cell index (0..64) of a one-bit move mask, used to remember a best move in 6 bits.
+    #[inline]
+    fn cell_index(mv: u64) -> u32 {
+        mv.trailing_zeros()
+    }
+    /// Static bounds on the score that the game can prove cheaply (for example "the side to move
+    /// has no live line left, so it cannot win"). The default proves nothing beyond the range.
+    /// Each bound must be backed by a strategy argument documented where it is implemented.
+    #[inline]
+    fn static_bounds(&self) -> (i32, i32) {
+        (i32::MIN, i32::MAX)
+    }
+
+    /// Score of winning with the next stone of the side to move.
+    #[inline]
+    fn win_now_score(&self) -> i32 {
+        ((self.max_ply() + 1 - self.ply()) / 2) as i32
+    }
+    /// Highest score any result of this game can have from this position.
+    #[inline]
+    fn max_score(&self) -> i32 {
+        self.win_now_score()
+    }
+}

@@ -1,0 +1,138 @@
+//! Records of reproduced results in `solve-runs/`: one JSON file per solve, with everything needed
+//! to judge and repeat it (what was asked, what came out, what it cost, on which machine and commit).
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One reproduced result.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Record {
+    /// `connect4`, `sogo` or `qubic`.
+    pub game: String,
+    /// Board size (`7x6`) or variant (`4x4x4`, `4x4x4 -g`).
+    pub size: String,
+    /// `strong` (exact score) or `weak` (win/draw/loss).
+    pub mode: String,
+    /// The position solved, in the game's move notation (empty = the start).
+    pub moves: String,
+    /// `win`, `draw` or `loss` for the side to move.
+    pub value: String,
+    /// Exact score (strong mode) or its sign (weak mode).
+    pub score: i32,
+    /// Best moves found, in the game's notation.
+    pub best_moves: Vec<String>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub wall_seconds: f64,
+    /// CPU seconds of the process (user + system).
+    pub cpu_seconds: f64,
+    /// Search threads.
+    pub threads: usize,
+    /// Memory given to the transposition table, in bytes.
+    pub table_bytes: u64,
+    /// CPU model and core count.
+    pub machine: String,
+    /// Crate version.
+    pub version: String,
+    /// `git rev-parse HEAD` where the binary ran (or `unknown`).
+    pub commit: String,
+    /// UTC date and time of the end of the run (RFC 3339 from `date`, or seconds since the epoch).
+    pub finished: String,
+}
+
+impl Record {
+    /// A file name that sorts by game and does not collide between runs.
+    pub fn file_name(&self) -> String {
+        let clean = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect()
+        };
+        let moves = if self.moves.is_empty() {
+            "start".to_string()
+        } else {
+            clean(&self.moves)
+        };
+        let stamp = clean(&self.finished);
+        format!(
+            "{}-{}-{}-{}-{}.json",
+            self.game,
+            clean(&self.size),
+            moves.chars().take(40).collect::<String>(),
+            self.mode,
+            stamp
+        )
+    }
+
+    /// Writes the record into `dir` (created if missing); returns the file written.
+    pub fn write_to(&self, dir: &Path) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(self.file_name());
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(&path, text + "\n")?;
+        Ok(path)
+    }
+}
+
+/// CPU seconds used by this process so far (Linux `/proc/self/stat`; 0 elsewhere).
+pub fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // fields after the parenthesised command name; utime and stime are fields 14 and 15
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// CPU model and logical core count, from `/proc/cpuinfo`.
+pub fn machine_description() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!("{model}, {cores} cores")
+}
+
+/// The git commit of the working directory, or `unknown`.
+pub fn git_commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// Current UTC time as RFC 3339 (via `date -u`), or seconds since the epoch.
+pub fn now_utc() -> String {
+    std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| {
+            let s = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            s.to_string()
+        })
+}

@@ -1,0 +1,10 @@
+//! Game-independent exact search: alpha-beta negamax over any [`crate::game::Game`], a
+//! transposition-table interface that the position store can implement, and move ordering.
+
+pub mod negamax;
+pub mod order;
+pub mod reference;
+pub mod table;
+
+pub use negamax::{Depth, Searcher, Stopped};
+pub use table::{Bounds, MemoryTable, Table};

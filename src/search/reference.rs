@@ -1,0 +1,23 @@
+//! The slow, obviously correct reference: plain minimax, no pruning, no table, no symmetry, no
+//! ordering, and no use of [`Game::non_losing_moves`]. Every fast path is checked against it.
+
+use crate::game::{Bits, Game};
+
+/// Exact score of `g` for the side to move by full minimax. Exponential: small boards only.
+/// Precondition: the game is not over (nobody has won, the board is not full).
+pub fn minimax<G: Game>(g: &G) -> i32 {
+    let mut best = i32::MIN;
+    for mv in Bits(g.playable()) {
+        let mut child = g.clone();
+        child.play(mv);
+        let v = if child.last_mover_won() {
+            g.win_now_score()
+        } else if child.ply() >= child.max_ply() {
+            0
+        } else {
+            -minimax(&child)
+        };
+        best = best.max(v);
+    }
+    best
+}
