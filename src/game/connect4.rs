@@ -84,6 +84,8 @@ pub struct Connect4 {
     height: u32,
     /// One bit at the bottom of every column.
     bottom: u64,
+    /// Cells on rows 2, 4, 6, ... (1-based): the cells a follow-up player claims (claimeven).
+    even_rows: u64,
     /// Every playable cell of the board (no spare bits).
     board: u64,
 }
@@ -142,6 +144,10 @@ impl Connect4 {
         }
         let column = (1u64 << height) - 1;
         let board = bottom.wrapping_mul(column);
+        let even_column = (0..height)
+            .filter(|r| r % 2 == 1)
+            .fold(0u64, |m, r| m | 1 << r);
+        let even_rows = bottom.wrapping_mul(even_column);
         Ok(Connect4 {
             current: 0,
             mask: 0,
@@ -149,6 +155,7 @@ impl Connect4 {
             width,
             height,
             bottom,
+            even_rows,
             board,
         })
     }
@@ -426,6 +433,38 @@ impl Game for Connect4 {
             xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2
         }
     }
+    /// Two cheap strategy arguments bound the score without search:
+    ///
+    /// 1. A player none of whose lines can still be completed with its own stones plus the empty
+    ///    cells can never win: its score is at most 0 (for the side to move) or the opponent's
+    ///    at least 0.
+    /// 2. Claimeven (Allis): on a board of even height, with an even number of empty cells and
+    ///    the side to move P, the opponent O can answer every move of P on an odd row (1-based)
+    ///    directly above it, and every move of P onto an even row (only possible at the bottom of
+    ///    a column with an odd number of empty cells) by playing the bottom cell of another such
+    ///    column, which is again an even-row cell; the number of such columns is even whenever P
+    ///    is to move, so one is always there. O thus gets every empty even-row cell except those
+    ///    playable right now. If P's stones plus all other empty cells hold no four, P cannot win.
+    #[inline]
+    fn static_bounds(&self) -> (i32, i32) {
+        let empty = self.board & !self.mask;
+        let opponent = self.current ^ self.mask;
+        let mut hi = i32::MAX;
+        let mut lo = i32::MIN;
+        if !has_four(self.current | empty, self.height) {
+            hi = 0;
+        } else if self.height % 2 == 0 && self.ply % 2 == 0 {
+            let follower = empty & self.even_rows & !self.playable();
+            if !has_four(self.current | (empty & !follower), self.height) {
+                hi = 0;
+            }
+        }
+        if !has_four(opponent | empty, self.height) {
+            lo = 0;
+        }
+        (lo, hi)
+    }
+
     #[inline]
     fn move_score(&self, mv: u64) -> i32 {
         // threats the mover will have after the move (Pons' ordering); ties go to central columns

@@ -42,7 +42,10 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             nodes: 0,
             stop: None,
             progress: None,
-            etc_min_empty: 12,
+            etc_min_empty: std::env::var("ZZ_ETC")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(12),
         }
     }
 
@@ -100,6 +103,13 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         if ply >= max_ply - 2 {
             // neither of the last two stones can win (trait contract): draw
             return Ok(0);
+        }
+        if next & (next - 1) == 0 && ply < max_ply - 3 {
+            // a single non-losing move: play it without a table entry of its own (forced lines
+            // are cheap to replay and would only crowd the table)
+            let mut child = g.clone();
+            child.play(next);
+            return Ok(-self.negamax(&child, -beta, -alpha)?);
         }
         // the opponent wins at the earliest with its stone after our next move;
         // we win at the earliest with our stone after that
@@ -199,7 +209,10 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
     /// Precondition: the game is not over.
     pub fn solve<G: Game>(&mut self, g: &G, depth: Depth) -> Result<i32, Stopped> {
         if g.winning_moves() != 0 {
-            return Ok(g.win_now_score());
+            return Ok(match depth {
+                Depth::Strong => g.win_now_score(),
+                Depth::Weak => 1,
+            });
         }
         if g.ply() >= g.max_ply() {
             return Ok(0);

@@ -53,7 +53,11 @@ pub trait Table: Sync {
 /// never as a wrong entry (Hyatt's lock-less hashing). Keys are stored in full: no collision can
 /// return another position's bounds.
 pub struct MemoryTable {
-    slots: Vec<AtomicU64>,
+    /// Anonymous zeroed mapping holding the slots; pages arrive lazily and, on Linux, as
+    /// transparent huge pages (a 1 GiB table would otherwise cost 262,144 page faults and as many
+    /// TLB misses).
+    map: memmap2::MmapMut,
+    len: usize,
     bucket_mask: usize,
     /// Entries of another generation read as empty: [`Table::clear`] is O(1) except once every
     /// 255 generations, which keeps batch solving (a clear per position) cheap.
@@ -92,43 +96,44 @@ fn unpack(d: u64) -> (Bounds, u64) {
     )
 }
 
-/// A vector of `n` zeroed atomics, allocated zeroed so that the operating system hands out
-/// pages lazily: a 16 GiB table costs nothing until it is used.
-fn zeroed_atomics(n: usize) -> Vec<AtomicU64> {
-    const _: () = assert!(std::mem::size_of::<AtomicU64>() == std::mem::size_of::<u64>());
-    const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
-    let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);
-    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
-    // SAFETY: AtomicU64 has the same size, alignment (asserted above) and bit validity as u64,
-    // and the allocation is handed over whole (pointer, length, capacity) to the new vector.
-    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, cap) }
-}
-
 impl MemoryTable {
     /// A table using about `bytes` of memory (rounded down to a power of two of buckets, each
     /// bucket 32 bytes; at least one bucket).
     pub fn with_bytes(bytes: usize) -> Self {
         let buckets = (bytes / 32).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let slots = zeroed_atomics(buckets * 4);
+        let len = buckets * 4;
+        let map = memmap2::MmapMut::map_anon(len * 8).expect("cannot map memory for the table");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage); // a hint; failure only costs speed
         MemoryTable {
-            slots,
+            map,
+            len,
             bucket_mask: buckets - 1,
             generation: AtomicU64::new(1),
         }
     }
 
+    /// The slots as atomics.
+    #[inline]
+    fn slots(&self) -> &[AtomicU64] {
+        // SAFETY: the mapping is page-aligned (so aligned for u64), `len * 8` bytes long, zeroed
+        // by the kernel (a valid AtomicU64 bit pattern), lives as long as `self`, and is only ever
+        // accessed through these atomics, which allow shared mutation.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU64>(), self.len) }
+    }
+
     /// Touches every page now, so that timed work afterwards does not pay first-touch page faults
     /// (used by batch solving and benchmarks, where positions are timed one by one).
     pub fn prefault(&self) {
-        for s in self.slots.iter().step_by(512) {
+        for s in self.slots().iter().step_by(512) {
             s.store(0, Ordering::Relaxed);
         }
     }
 
     /// Bytes actually allocated.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 8
+        self.len * 8
     }
 
     #[inline]
@@ -151,8 +156,8 @@ impl MemoryTable {
 
     #[inline]
     fn read(&self, i: usize, key: u64) -> Option<(Bounds, u64)> {
-        let k = self.slots[i].load(Ordering::Relaxed);
-        let d = self.slots[i + 1].load(Ordering::Relaxed);
+        let k = self.slots()[i].load(Ordering::Relaxed);
+        let d = self.slots()[i + 1].load(Ordering::Relaxed);
         if self.live(d) && k ^ d == key {
             Some(unpack(d))
         } else {
@@ -162,8 +167,8 @@ impl MemoryTable {
 
     #[inline]
     fn write(&self, i: usize, key: u64, d: u64) {
-        self.slots[i].store(key ^ d, Ordering::Relaxed);
-        self.slots[i + 1].store(d, Ordering::Relaxed);
+        self.slots()[i].store(key ^ d, Ordering::Relaxed);
+        self.slots()[i + 1].store(d, Ordering::Relaxed);
     }
 }
 
@@ -186,13 +191,13 @@ impl Table for MemoryTable {
             self.write(b, key, d);
             return;
         }
-        let d0 = self.slots[b + 1].load(Ordering::Relaxed);
+        let d0 = self.slots()[b + 1].load(Ordering::Relaxed);
         let old_live = self.live(d0);
         let old_work = if old_live { (d0 >> 23) & 63 } else { 0 };
         if !old_live || new_work >= old_work {
             // the displaced expensive entry moves to the always-replace slot
             if old_live {
-                let k0 = self.slots[b].load(Ordering::Relaxed) ^ d0;
+                let k0 = self.slots()[b].load(Ordering::Relaxed) ^ d0;
                 if k0 != key {
                     self.write(b + 2, k0, d0);
                 }
@@ -206,7 +211,7 @@ impl Table for MemoryTable {
     fn clear(&self) {
         let next = self.current_generation() + 1;
         if next > 255 {
-            for s in &self.slots {
+            for s in self.slots() {
                 s.store(0, Ordering::Relaxed);
             }
             self.generation.store(1, Ordering::Relaxed);

@@ -1,0 +1,59 @@
+//! Helpers shared by the Connect Four test files (included with `#[path]`).
+#![allow(dead_code)]
+
+use zugzwang::game::{Bits, Connect4, Game};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce from the printed seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Plays random legal moves until `empties` cells remain, never making a move that wins (so the
+/// game is not over); returns the position and its move string, or None if the game ended early
+/// or the side to move has no way to continue without winning.
+pub fn random_position(rng: &mut Rng, w: u32, h: u32, empties: u32) -> Option<(Connect4, String)> {
+    let mut pos = Connect4::new(w, h).unwrap();
+    let mut moves = String::new();
+    while pos.max_ply() - pos.ply() > empties {
+        let candidates = pos.playable() & !pos.winning_moves();
+        if candidates == 0 {
+            return None;
+        }
+        let list: Vec<u64> = Bits(candidates).collect();
+        let mv = list[rng.below(list.len() as u64) as usize];
+        moves.push(char::from_digit(pos.move_column(mv) + 1, 10).unwrap());
+        pos.play(mv);
+    }
+    if pos.is_won() {
+        return None;
+    }
+    Some((pos, moves))
+}
+
+/// The reference data directory shared beside the project.
+pub fn data_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+}
+
+/// Reads `moves score` lines of a Pons test set.
+pub fn read_set(name: &str) -> Vec<(String, i32)> {
+    let path = data_dir().join("connect4").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?.to_string(), it.next()?.parse().ok()?))
+        })
+        .collect()
+}

@@ -1,0 +1,202 @@
+//! The `zugzwang` binary's Connect Four commands, run as a user would: output shape, JSON field
+//! names, batch summaries, and every kind of bad input (one clear line, exit status 2, no panic).
+//!
+//! This file belongs to the root package (see `[[test]]` in the root Cargo.toml) so that Cargo
+//! builds the binary for it; it lives under verify/tests/ because the top level has no tests/.
+
+use std::process::{Command, Output};
+
+fn zugzwang(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zugzwang"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stderr_of(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// Asserts exit status 2 and a single error line containing every fragment.
+fn assert_bad_input(args: &[&str], fragments: &[&str]) {
+    let o = zugzwang(args);
+    let err = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: status; stderr: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: panic: {err}");
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: message '{err}' lacks '{f}'");
+    }
+}
+
+#[test]
+fn column_out_of_range() {
+    assert_bad_input(
+        &["solve", "connect4", "4458"],
+        &["move 4", "column 8", "out of range"],
+    );
+    assert_bad_input(&["solve", "connect4", "40"], &["move 2", "column 0"]);
+}
+
+#[test]
+fn full_column() {
+    assert_bad_input(
+        &["solve", "connect4", "4444444"],
+        &["move 7", "column 4", "full"],
+    );
+}
+
+#[test]
+fn move_after_the_game_is_won() {
+    assert_bad_input(
+        &["solve", "connect4", "12121213"],
+        &["move 8", "column 3", "already won"],
+    );
+    assert_bad_input(&["solve", "connect4", "1212121"], &["already won"]);
+}
+
+#[test]
+fn stray_character() {
+    assert_bad_input(&["solve", "connect4", "44x5"], &["move 3", "'x'"]);
+    assert_bad_input(&["analyze", "connect4", "4-"], &["move 2"]);
+}
+
+#[test]
+fn board_size_that_does_not_fit() {
+    assert_bad_input(&["solve", "connect4", "--size", "9x7"], &["9x7", "64"]);
+    assert_bad_input(&["solve", "connect4", "--size", "3x6"], &["3x6"]);
+    assert_bad_input(&["solve", "connect4", "--size", "seven"], &["seven"]);
+}
+
+#[test]
+fn impossible_memory_budget() {
+    assert_bad_input(
+        &["solve", "connect4", "--mem", "100T"],
+        &["memory", "impossible"],
+    );
+    assert_bad_input(&["solve", "connect4", "--mem", "lots"], &["lots"]);
+}
+
+#[test]
+fn missing_batch_file() {
+    assert_bad_input(
+        &["solve", "connect4", "--batch", "/nonexistent/file"],
+        &["/nonexistent/file"],
+    );
+}
+
+#[test]
+fn json_fields_are_stable() {
+    let o = zugzwang(&[
+        "solve", "connect4", "--size", "5x4", "--json", "--mem", "16M",
+    ]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    for field in ["moves", "score", "value", "best_moves", "nodes", "micros"] {
+        assert!(v.get(field).is_some(), "missing field {field} in {v}");
+    }
+    assert_eq!(v["score"], 0);
+    assert_eq!(v["value"], "draw");
+}
+
+#[test]
+fn solve_reports_exact_score_and_best_moves() {
+    // Pons' L3 set, line 2: score -4 for the side to move
+    let o = zugzwang(&[
+        "solve",
+        "connect4",
+        "2275634273633217117526375347415",
+        "--json",
+        "--mem",
+        "16M",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["score"], -4);
+    assert_eq!(v["value"], "loss");
+    assert!(!v["best_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn analyze_gives_every_move() {
+    let o = zugzwang(&[
+        "analyze",
+        "connect4",
+        "2275634273633217117526375347415",
+        "--json",
+        "--mem",
+        "16M",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let moves = v["move_scores"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let best = moves
+        .iter()
+        .map(|m| m["score"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(best, -4, "the best move's score is the position's score");
+}
+
+#[test]
+fn batch_counts_mismatches_and_sets_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(
+        &good,
+        "2275634273633217117526375347415 -4\n14711164625315265231526226375765447437733 0\n",
+    )
+    .unwrap();
+    let o = zugzwang(&[
+        "solve",
+        "connect4",
+        "--batch",
+        good.to_str().unwrap(),
+        "--mem",
+        "16M",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("positions 2, mismatches 0"));
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "2275634273633217117526375347415 3\n").unwrap();
+    let o = zugzwang(&[
+        "solve",
+        "connect4",
+        "--batch",
+        bad.to_str().unwrap(),
+        "--mem",
+        "16M",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr_of(&o).contains("mismatches 1"));
+}
+
+#[test]
+fn record_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = zugzwang(&[
+        "solve",
+        "connect4",
+        "--size",
+        "5x4",
+        "--mem",
+        "16M",
+        "--record",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(files.len(), 1);
+    let rec: zugzwang::record::Record =
+        serde_json::from_str(&std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap())
+            .unwrap();
+    assert_eq!(rec.game, "connect4");
+    assert_eq!(rec.size, "5x4");
+    assert_eq!(rec.value, "draw");
+    assert!(rec.nodes > 0);
+}
