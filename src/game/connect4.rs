@@ -465,18 +465,47 @@ impl Game for Connect4 {
         (lo, hi)
     }
 
+    /// While hunting a fast win, forcing moves (threats the opponent must answer at once) first.
+    #[inline]
+    fn urgent_move_score(&self, mv: u64) -> i32 {
+        let (score, forcing) = self.threat_profile(mv);
+        score + 128 * forcing
+    }
+
+    /// Threats the move creates for the mover, weighted for the long game: every threat counts
+    /// twice, once more if it sits directly above a playable cell (the opponent can no longer
+    /// play below it), once more if its row has the mover's good parity (odd rows for the first
+    /// player, even rows for the second, 1-based: Allis' zugzwang rules); ties go to central
+    /// columns.
     #[inline]
     fn move_score(&self, mv: u64) -> i32 {
-        // threats the mover will have after the move (Pons' ordering); ties go to central columns
-        let after = self.current | mv;
-        let threats = line_completions(after, self.height) & (self.board & !(self.mask | mv));
-        let c = self.move_column(mv) as i32;
-        let off_centre = (2 * c - (self.width as i32 - 1)).abs();
-        threats.count_ones() as i32 * 64 - off_centre
+        self.threat_profile(mv).0
     }
 }
 
 impl Connect4 {
+    /// The ordering score of a move and the number of immediately playable threats it creates.
+    #[inline]
+    fn threat_profile(&self, mv: u64) -> (i32, i32) {
+        let after = self.current | mv;
+        let mask = self.mask | mv;
+        let threats = line_completions(after, self.height) & (self.board & !mask);
+        let playable_after = (mask + self.bottom) & self.board;
+        let good_parity = if self.ply % 2 == 0 {
+            self.board & !self.even_rows
+        } else {
+            self.even_rows
+        };
+        let above_playable = threats & (playable_after << 1);
+        let forcing = threats & playable_after;
+        let c = self.move_column(mv) as i32;
+        let off_centre = (2 * c - (self.width as i32 - 1)).abs();
+        let weight = 2 * threats.count_ones()
+            + above_playable.count_ones()
+            + (threats & good_parity).count_ones();
+        (weight as i32 * 64 - off_centre, forcing.count_ones() as i32)
+    }
+
     /// The legal moves as one-bit masks, in column order.
     pub fn legal_moves(&self) -> impl Iterator<Item = u64> {
         Bits(self.playable())

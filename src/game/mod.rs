@@ -64,6 +64,12 @@ pub trait Game: Clone + Send + Sync {
     fn key(&self) -> u64;
     /// Ordering hint: larger is searched first. Must not change the result, only the speed.
     fn move_score(&self, mv: u64) -> i32;
+    /// Ordering hint when the search needs a *fast* win (the window asks for a score in the upper
+    /// half of what is still possible): forcing moves first. Defaults to [`Game::move_score`].
+    #[inline]
+    fn urgent_move_score(&self, mv: u64) -> i32 {
+        self.move_score(mv)
+    }
     /// The cell index (0..64) of a one-bit move mask, used to remember a best move in 6 bits.
     #[inline]
     fn cell_index(mv: u64) -> u32 {

@@ -25,9 +25,39 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     stop: Option<&'t AtomicBool>,
     /// Shared node counter for progress displays, advanced every 65,536 nodes.
     progress: Option<&'t AtomicU64>,
-    /// Remaining-cell threshold above which children's table entries are checked before searching
-    /// (enhanced transposition cutoff). Near the leaves the probes cost more than they save.
-    etc_min_empty: u32,
+    options: Options,
+}
+
+/// Switches for the search's enhancements. Every combination gives the same values (the tests
+/// check this); they exist so that benchmarks can measure each enhancement against a baseline
+/// in the same run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Empty cells at or above which children's table entries are checked before searching them
+    /// (enhanced transposition cutoff); `u32::MAX` turns it off. Near the leaves the extra probes
+    /// cost more than they save.
+    pub etc_min_empty: u32,
+    /// Use [`Game::static_bounds`].
+    pub static_bounds: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            etc_min_empty: 12,
+            static_bounds: true,
+        }
+    }
+}
+
+impl Options {
+    /// Plain alpha-beta with table and ordering, no enhancement: the benchmarks' baseline.
+    pub fn baseline() -> Self {
+        Options {
+            etc_min_empty: u32::MAX,
+            static_bounds: false,
+        }
+    }
 }
 
 /// Thrown out of the recursion when the stop flag is raised.
@@ -42,11 +72,14 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             nodes: 0,
             stop: None,
             progress: None,
-            etc_min_empty: std::env::var("ZZ_ETC")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(12),
+            options: Options::default(),
         }
+    }
+
+    /// Uses `options` instead of the defaults.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
     }
 
     /// Lets another thread stop this search by setting `flag`.
@@ -115,10 +148,13 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         // we win at the earliest with our stone after that
         let mut lo = -((max_ply - 2 - ply) / 2);
         let mut hi = (max_ply - 1 - ply) / 2;
-        let (slo, shi) = g.static_bounds();
-        lo = lo.max(slo);
-        hi = hi.min(shi);
+        if self.options.static_bounds {
+            let (slo, shi) = g.static_bounds();
+            lo = lo.max(slo);
+            hi = hi.min(shi);
+        }
         let key = g.key();
+        self.table.prefetch(key);
         let mut best_hint = None;
         if let Some(b) = self.table.probe(key) {
             lo = lo.max(b.lower as i32);
@@ -138,18 +174,27 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         beta = beta.min(hi);
         let alpha0 = alpha;
 
-        // enhanced transposition cutoff: a child already known to be good enough ends the node
-        if (max_ply - ply) as u32 >= self.etc_min_empty {
+        // enhanced transposition cutoff: a child already known to be good enough ends the node.
+        // All children's buckets are prefetched first so that their memory latencies overlap.
+        if (max_ply - ply) as u32 >= self.options.etc_min_empty {
+            let mut keys = [0u64; 64];
+            let mut n = 0;
             for mv in Bits(next) {
                 let mut child = g.clone();
                 child.play(mv);
-                if let Some(b) = self.table.probe(child.key()) {
+                keys[n] = child.key();
+                self.table.prefetch(keys[n]);
+                n += 1;
+            }
+            for (i, mv) in Bits(next).enumerate() {
+                if let Some(b) = self.table.probe(keys[i]) {
                     let v = -(b.upper as i32);
                     if v >= beta {
+                        let best = Some(G::cell_index(mv) as u8);
                         let bounds = Bounds {
                             lower: v as i8,
                             upper: hi as i8,
-                            best: Some(G::cell_index(mv) as u8),
+                            best,
                         };
                         self.table.store(key, bounds, 1);
                         return Ok(v);
@@ -159,7 +204,9 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         }
 
         let nodes0 = self.nodes;
-        let moves = MoveList::new(g, next, best_hint);
+        // a window asking for a score in the upper half of what is possible hunts a fast win
+        let urgent = 2 * beta > hi + 1;
+        let moves = MoveList::new(g, next, best_hint, urgent);
         let mut best = i32::MIN;
         let mut best_move = None;
         for &mv in moves.as_slice() {

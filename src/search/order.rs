@@ -18,7 +18,7 @@ pub struct MoveList {
 impl MoveList {
     /// Ranks `candidates` for `game`, putting the cell `first` (a remembered best move) in front.
     #[inline]
-    pub fn new<G: Game>(game: &G, candidates: u64, first: Option<u8>) -> Self {
+    pub fn new<G: Game>(game: &G, candidates: u64, first: Option<u8>, urgent: bool) -> Self {
         let mut list = MoveList {
             moves: [0; 64],
             scores: [0; 64],
@@ -27,6 +27,8 @@ impl MoveList {
         for mv in Bits(candidates) {
             let score = if first == Some(G::cell_index(mv) as u8) {
                 i32::MAX
+            } else if urgent {
+                game.urgent_move_score(mv)
             } else {
                 game.move_score(mv)
             };

@@ -43,6 +43,10 @@ pub trait Table: Sync {
     fn store(&self, key: u64, bounds: Bounds, work: u64);
     /// Forgets everything (used between independent benchmark positions).
     fn clear(&self);
+    /// Hints that `key` will be probed soon, so its memory can be fetched while other work goes
+    /// on (several prefetches overlap; one probe after another does not).
+    #[inline]
+    fn prefetch(&self, _key: u64) {}
 }
 
 /// Fixed-size, lock-free in-memory table: buckets of two slots, one kept by work (the most
@@ -179,6 +183,18 @@ impl Table for MemoryTable {
         self.read(b, key)
             .or_else(|| self.read(b + 2, key))
             .map(|(x, _)| x)
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots()[self.bucket(key)].as_ptr();
+            // SAFETY: prefetching is a hint and never faults; the pointer is inside the mapping.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+            };
+        }
     }
 
     #[inline]
