@@ -178,13 +178,11 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         // All children's buckets are prefetched first so that their memory latencies overlap.
         if (max_ply - ply) as u32 >= self.options.etc_min_empty {
             let mut keys = [0u64; 64];
-            let mut n = 0;
-            for mv in Bits(next) {
+            for (slot, mv) in keys.iter_mut().zip(Bits(next)) {
                 let mut child = g.clone();
                 child.play(mv);
-                keys[n] = child.key();
-                self.table.prefetch(keys[n]);
-                n += 1;
+                *slot = child.key();
+                self.table.prefetch(*slot);
             }
             for (i, mv) in Bits(next).enumerate() {
                 if let Some(b) = self.table.probe(keys[i]) {
