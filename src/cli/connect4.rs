@@ -36,6 +36,9 @@ pub struct SolveArgs {
     /// Memory for the transposition table (e.g. 512M, 4G).
     #[arg(long, default_value = "1G")]
     mem: String,
+    /// Also print every null-window probe of the score search (test value, result, nodes).
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// Arguments of `analyze connect4`.
@@ -162,6 +165,19 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
         let _progress = Progress::start("solving", counter.clone());
         let mut searcher = Searcher::new(&table).with_progress(&counter);
         let (score, best) = solve_one(&mut searcher, &pos, depth);
+        if args.verbose {
+            for p in &searcher.probes {
+                let verdict = if p.result > p.test {
+                    "above"
+                } else {
+                    "at most"
+                };
+                eprintln!(
+                    "probe: score > {:+}? {verdict} ({:+}), {} nodes",
+                    p.test, p.result, p.nodes
+                );
+            }
+        }
         (score, best, searcher.nodes)
     };
     let elapsed = start.elapsed();

@@ -6,5 +6,5 @@ pub mod order;
 pub mod reference;
 pub mod table;
 
-pub use negamax::{Depth, Options, Searcher, Stopped};
+pub use negamax::{Depth, Options, Probe, Searcher, Stopped};
 pub use table::{Bounds, MemoryTable, Table};

@@ -1,0 +1,92 @@
+//! John Tromp's UCI "Connect-4" set: all 67,557 8-ply positions with the first player's
+//! game-theoretic outcome. Too slow for CI; run with
+//! `cargo test --release -p zugzwang-verify --test connect4_uci -- --ignored --nocapture`.
+
+#[path = "common_c4.rs"]
+mod common;
+
+use common::data_dir;
+use zugzwang::game::{Connect4, Game};
+use zugzwang::search::{Depth, MemoryTable, Searcher};
+
+/// Rebuilds a position from its 42 cells (column by column, bottom to top; `x` moves first) by
+/// finding an interleaving of the stones that gravity allows (depth-first, tiny).
+fn position_from_cells(cells: &[&str]) -> Option<Connect4> {
+    fn place(
+        pos: Connect4,
+        target: &[[u8; 6]; 7],
+        heights: [usize; 7],
+        left: usize,
+    ) -> Option<Connect4> {
+        if left == 0 {
+            return Some(pos);
+        }
+        let me = if pos.ply() % 2 == 0 { b'x' } else { b'o' };
+        for c in 0..7 {
+            let h = heights[c];
+            if h < 6 && target[c][h] == me {
+                let mut next = pos;
+                next.try_play_column(c as u32 + 1, 0).ok()?;
+                let mut hs = heights;
+                hs[c] += 1;
+                if let Some(done) = place(next, target, hs, left - 1) {
+                    return Some(done);
+                }
+            }
+        }
+        None
+    }
+    let mut target = [[b'b'; 6]; 7];
+    let mut stones = 0;
+    for (i, cell) in cells.iter().enumerate() {
+        let v = cell.as_bytes()[0];
+        target[i / 6][i % 6] = v;
+        if v != b'b' {
+            stones += 1;
+        }
+    }
+    place(Connect4::standard(), &target, [0; 7], stones)
+}
+
+#[test]
+#[ignore]
+fn uci_connect4_outcomes() {
+    let text =
+        std::fs::read_to_string(data_dir().join("connect4/connect-4.data")).expect("UCI data");
+    let table = MemoryTable::with_bytes(4 << 30);
+    let mut s = Searcher::new(&table);
+    let (mut n, mut wrong) = (0usize, 0usize);
+    let start = std::time::Instant::now();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 43, "bad line {line}");
+        let pos = position_from_cells(&fields[..42]).expect("a legal interleaving exists");
+        assert_eq!(pos.ply(), 8);
+        // the table is shared: entries are proofs, valid across positions
+        let v = s.solve(&pos, Depth::Weak).unwrap();
+        let got = match v {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        if got != fields[42] {
+            wrong += 1;
+            eprintln!("MISMATCH {line}: solver says {got}");
+        }
+        n += 1;
+        if n % 5000 == 0 {
+            eprintln!(
+                "{n} positions, {wrong} mismatches, {:.0} s, {} nodes",
+                start.elapsed().as_secs_f64(),
+                s.nodes
+            );
+        }
+    }
+    eprintln!(
+        "UCI set: {n} positions, {wrong} mismatches, {:.0} s, {} nodes",
+        start.elapsed().as_secs_f64(),
+        s.nodes
+    );
+    assert_eq!(n, 67_557);
+    assert_eq!(wrong, 0);
+}
