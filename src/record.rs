@@ -136,3 +136,104 @@ pub fn now_utc() -> String {
             s.to_string()
         })
 }
+
+/// Every record in `dir` (files ending in `.json`), sorted by game, size and finishing time.
+/// Files that are not records are reported by name rather than skipped silently.
+pub fn load_dir(dir: &Path) -> Result<Vec<Record>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut records = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let rec: Record = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a solve record: {e}", path.display()))?;
+        records.push(rec);
+    }
+    records.sort_by(|a, b| (&a.game, &a.size, &a.finished).cmp(&(&b.game, &b.size, &b.finished)));
+    Ok(records)
+}
+
+/// The README's results table: one markdown row per record.
+pub fn markdown_table(records: &[Record]) -> String {
+    let mut out = String::from(
+        "| game | size | position | mode | value | score | best | nodes | wall s | CPU s | threads | table | commit |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in records {
+        let position = if r.moves.is_empty() {
+            "start".to_string()
+        } else {
+            format!("`{}`", r.moves)
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:+} | {} | {} | {:.1} | {:.1} | {} | {} MiB | {} |\n",
+            r.game,
+            r.size,
+            position,
+            r.mode,
+            r.value,
+            r.score,
+            r.best_moves.join(" "),
+            r.nodes,
+            r.wall_seconds,
+            r.cpu_seconds,
+            r.threads,
+            r.table_bytes >> 20,
+            r.commit.chars().take(8).collect::<String>(),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        Record {
+            game: "connect4".into(),
+            size: "7x6".into(),
+            mode: "strong".into(),
+            moves: String::new(),
+            value: "win".into(),
+            score: 1,
+            best_moves: vec!["4".into()],
+            nodes: 42,
+            wall_seconds: 1.5,
+            cpu_seconds: 1.4,
+            threads: 1,
+            table_bytes: 1 << 30,
+            machine: "test".into(),
+            version: "0".into(),
+            commit: "0123456789abcdef".into(),
+            finished: "2026-11-22T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = sample();
+        rec.write_to(dir.path()).unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a record").unwrap();
+        let back = load_dir(dir.path()).unwrap();
+        assert_eq!(back, vec![rec]);
+        let table = markdown_table(&back);
+        assert!(table.contains("| connect4 | 7x6 | start | strong | win | +1 | 4 | 42 | 1.5 | 1.4 | 1 | 1024 MiB | 01234567 |"));
+    }
+
+    #[test]
+    fn a_foreign_json_file_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.json"), "{}").unwrap();
+        let err = load_dir(dir.path()).unwrap_err();
+        assert!(err.contains("x.json"), "{err}");
+    }
+}

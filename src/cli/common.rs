@@ -33,9 +33,14 @@ impl fmt::Display for CliError {
     }
 }
 
-/// Parses a byte size such as `512M`, `8G`, `1.5G` or a plain number of bytes.
+/// Parses a byte size such as `512M`, `8G`, `1.5G` or a plain number of bytes; `auto` is a
+/// quarter of the machine's RAM, at most 8 GiB (pages are only used as the search touches them).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
+    if t == "auto" {
+        let ram = physical_memory().unwrap_or(4 << 30);
+        return Ok((ram / 4).min(8 << 30));
+    }
     let (num, mult) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
         Some('m' | 'M') => (&t[..t.len() - 1], 1u64 << 20),

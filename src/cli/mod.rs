@@ -2,6 +2,7 @@
 
 mod common;
 mod connect4;
+mod runs;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +26,8 @@ enum Command {
         #[command(subcommand)]
         game: AnalyzeGame,
     },
+    /// Print the results table (markdown) from the solve records in a directory.
+    Runs(runs::RunsArgs),
 }
 
 #[derive(Subcommand)]
@@ -54,6 +57,7 @@ pub fn run() -> i32 {
         Command::Analyze {
             game: AnalyzeGame::Connect4(args),
         } => connect4::analyze(&args),
+        Command::Runs(args) => runs::runs(&args),
     };
     match result {
         Ok(code) => code,
