@@ -143,8 +143,10 @@ pub struct Stats {
     pub consistency_checked: u64,
     /// Of those, how many disagreed (must be 0: under (I) the games are the same).
     pub consistency_failed: u64,
-    /// Real samples per pattern class.
+    /// Real samples per pattern class (positions taken under the plain quota, (I) or not).
     pub per_class: BTreeMap<String, u64>,
+    /// Real samples per pattern class that satisfy (I) (a second quota, since they are rare).
+    pub per_class_i: BTreeMap<String, u64>,
 }
 
 /// The audit's result.
@@ -216,7 +218,7 @@ pub fn run(opt: &Options) -> Audit {
         for oracle in ["abstract", "real"] {
             rows.push(Row {
                 version: "eval".into(),
-                lemma: format!("|D|={k}"),
+                lemma: format!("n={k}"),
                 rule: "reduce".into(),
                 text: "n threats -> n-1 by the zugzwang case split (note's closing idea)".into(),
                 comment: None,
@@ -319,7 +321,8 @@ pub fn run(opt: &Options) -> Audit {
         }
         classes.insert("3 threats".into(), 0);
         classes.insert("4 threats".into(), 0);
-        let mut open = classes.len();
+        let mut classes_i = classes.clone();
+        let mut open = classes.len() + classes_i.len();
         let mut oracle = RealOracle::new(opt.table_bytes);
         let mut seen = HashSet::new();
         let mut rng = Rng(opt.seed);
@@ -331,18 +334,31 @@ pub fn run(opt: &Options) -> Audit {
             }
             stats.games += 1;
             for cand in real::careful_game(&mut rng, opt.min_ply, 4) {
+                // two quotas per class: any (V)-position, and (V)+(I)-positions (rare in play)
                 let class = real::class_of(&cand.threats);
-                let count = classes.entry(class).or_insert(0);
-                if *count >= opt.samples as u64 || !seen.insert(cand.pos.raw_key()) {
+                let i_holds = threats::satisfies_i(&cand.pos);
+                let quota = opt.samples as u64;
+                let count = classes.entry(class.clone()).or_insert(0);
+                let count_i = classes_i.entry(class).or_insert(0);
+                let plain = *count < quota;
+                let extra_i = i_holds && *count_i < quota;
+                if !(plain || extra_i) || !seen.insert(cand.pos.raw_key()) {
                     continue;
                 }
-                *count += 1;
-                if *count == opt.samples as u64 {
-                    open -= 1;
+                if plain {
+                    *count += 1;
+                    if *count == quota {
+                        open -= 1;
+                    }
+                }
+                if extra_i {
+                    *count_i += 1;
+                    if *count_i == quota {
+                        open -= 1;
+                    }
                 }
                 let value = oracle.white_value(&cand.pos);
                 stats.real_positions += 1;
-                let i_holds = threats::satisfies_i(&cand.pos);
                 let empty = cand.pos.max_ply() - cand.pos.ply();
                 let heights = draw::heights_of(&cand.pos);
                 if i_holds {
@@ -378,6 +394,7 @@ pub fn run(opt: &Options) -> Audit {
         }
         stats.real_nodes = oracle.nodes;
         stats.per_class = classes;
+        stats.per_class_i = classes_i;
     }
     stats.real_seconds = t1.elapsed().as_secs_f64();
     Audit {

@@ -42,7 +42,7 @@ struct LemmasArgs {
     /// Random 3- and 4-threat sets for the evaluator's abstract audit (per size).
     #[arg(long, default_value_t = 300)]
     eval_sets: usize,
-    /// Random games at most (default: 400 per requested sample, at least 20,000).
+    /// Random games at most (default: 1000 per requested sample, at least 20,000).
     #[arg(long)]
     max_games: Option<u64>,
     /// Stop the real sampling after this many seconds.
@@ -95,7 +95,7 @@ fn lemmas(a: LemmasArgs) -> ExitCode {
         eval_starts: 16,
         max_games: a
             .max_games
-            .unwrap_or((a.samples as u64).saturating_mul(400).max(20_000)),
+            .unwrap_or((a.samples as u64).saturating_mul(1000).max(20_000)),
         real_seconds: a.real_seconds,
         table_bytes: a.table_mib << 20,
         min_ply: a.min_ply,

@@ -109,11 +109,13 @@ fn real_cell(r: &Row) -> String {
     if r.tried == 0 {
         return "-".into();
     }
-    let i = match (r.tried_i, r.agree_i) {
-        (Some(t), a) => format!("; (I): {}/{}", a.unwrap_or(0), t),
-        _ => "; (I): 0/0".into(),
-    };
-    format!("{}/{} = {}{}", r.agree, r.tried, pct(r.agree, r.tried), i)
+    let (ti, ai) = (r.tried_i.unwrap_or(0), r.agree_i.unwrap_or(0));
+    let (tn, an) = (r.tried - ti, r.agree - ai);
+    format!(
+        "(I): {ai}/{ti} = {}; not (I): {an}/{tn} = {}",
+        pct(ai, ti),
+        pct(an, tn)
+    )
 }
 
 fn breaking(r: &Row) -> String {
@@ -218,7 +220,7 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
                 .unwrap_or_default();
             let _ = writeln!(s, "| {id} | {verdict} | {case} |");
         }
-        let _ = writeln!(s, "\n| lemma | line | claims | abstract: tried / disagree | verdict | real: agree/tried; (I) agree/tried |");
+        let _ = writeln!(s, "\n| lemma | line | claims | abstract: tried / disagree | verdict | real: agree/tried with (I); without (I) |");
         let _ = writeln!(s, "|---|---|---|---|---|---|");
         for p in &rows {
             let (ab, re) = (&p[0], &p[1]);
@@ -241,7 +243,7 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         s,
         "## General evaluator (note's closing idea: n threats -> n-1)\n"
     );
-    let _ = writeln!(s, "| threats | abstract: agree/tried | real: agree/tried; (I) agree/tried | smallest abstract counterexample |");
+    let _ = writeln!(s, "| threats | abstract: agree/tried | real: agree/tried with (I); without (I) | smallest abstract counterexample |");
     let _ = writeln!(s, "|---|---|---|---|");
     for p in a.rows.chunks(2).filter(|p| p[0].version == "eval") {
         let _ = writeln!(
@@ -281,10 +283,14 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         }
     }
     let _ = writeln!(s, "## Real samples per pattern class\n");
-    let _ = writeln!(s, "| class (rows counted from 1) | positions |");
-    let _ = writeln!(s, "|---|---|");
+    let _ = writeln!(
+        s,
+        "| class (rows counted from 1) | positions (plain quota) | positions with (I) |"
+    );
+    let _ = writeln!(s, "|---|---|---|");
     for (k, v) in &st.per_class {
-        let _ = writeln!(s, "| {k} | {v} |");
+        let i = st.per_class_i.get(k).copied().unwrap_or(0);
+        let _ = writeln!(s, "| {k} | {v} | {i} |");
     }
     s
 }
