@@ -64,7 +64,7 @@ pub struct Counterexample {
 pub struct Row {
     /// `000`, `001`, or `eval` for the n-threat evaluator.
     pub version: String,
-    /// Lemma number (`2.9`), or `|D|=3` for the evaluator.
+    /// Lemma number (`2.9`), or `n=3` (number of threats) for the evaluator.
     pub lemma: String,
     /// `rule k` or `prose k` (or `reduce`).
     pub rule: String,
