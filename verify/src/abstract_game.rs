@@ -76,9 +76,9 @@ impl AbstractGame {
         // threat columns keep their place; the others are sorted (exact symmetry, see module doc)
         let mut free = [0u8; WIDTH];
         let mut nfree = 0;
-        for c in 0..WIDTH {
-            if !self.threat_col[c] {
-                free[nfree] = h[c];
+        for (&hc, &is_threat) in h.iter().zip(&self.threat_col) {
+            if !is_threat {
+                free[nfree] = hc;
                 nfree += 1;
             }
         }

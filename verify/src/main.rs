@@ -83,7 +83,7 @@ fn lemmas(a: LemmasArgs) -> ExitCode {
         return bad("--min-ply must be at most 40");
     }
     if let Some(s) = a.real_seconds {
-        if !(s >= 0.0) {
+        if s.is_nan() || s < 0.0 {
             return bad("--real-seconds must be a non-negative number");
         }
     }
