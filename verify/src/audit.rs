@@ -129,6 +129,9 @@ pub struct Stats {
     pub abstract_sets: u64,
     /// States the abstract searches expanded.
     pub abstract_nodes: u64,
+    /// Threat sets (1-2 threats, exhaustive; 3-4, sampled) whose exact abstract value differs
+    /// between two of their starting fillings: the note's premise is that it never does.
+    pub start_dependent_sets: u64,
     /// Seconds for the abstract audit.
     pub abstract_seconds: f64,
     /// Random games played for real samples.
@@ -143,6 +146,9 @@ pub struct Stats {
     pub consistency_checked: u64,
     /// Of those, how many disagreed (must be 0: under (I) the games are the same).
     pub consistency_failed: u64,
+    /// Physical rows (0 = bottom) of the threats of real (I)-positions: (I) and (V) together
+    /// leave room only for threats on the top row (see the report).
+    pub i_threat_rows: [u64; 6],
     /// Real samples per pattern class (positions taken under the plain quota, (I) or not).
     pub per_class: BTreeMap<String, u64>,
     /// Real samples per pattern class that satisfy (I) (a second quota, since they are rare).
@@ -249,8 +255,11 @@ pub fn run(opt: &Options) -> Audit {
             let eval = evaluator.evaluate(&set).expect("rows 1..5");
             let mut game = AbstractGame::new(&set);
             stats.abstract_sets += 1;
+            let (mut lo, mut hi) = (1i8, -1i8);
             for h in cases::starts(&set) {
                 let v = game.value(h);
+                lo = lo.min(v);
+                hi = hi.max(v);
                 stats.abstract_cases += 1;
                 let empty = cases::empty_cells(&h);
                 for l in &matching {
@@ -279,6 +288,9 @@ pub fn run(opt: &Options) -> Audit {
                 });
             }
             stats.abstract_nodes += game.nodes;
+            if lo != hi {
+                stats.start_dependent_sets += 1;
+            }
         }
     }
     // ---- abstract oracle, sampled: the evaluator on 3 and 4 threats
@@ -289,9 +301,12 @@ pub fn run(opt: &Options) -> Audit {
             let eval = evaluator.evaluate(&set).expect("rows 1..5");
             let mut game = AbstractGame::new(&set);
             let starts = cases::starts(&set);
+            let (mut lo, mut hi) = (1i8, -1i8);
             for _ in 0..opt.eval_starts.min(starts.len()) {
                 let h = starts[rng.below(starts.len() as u64) as usize];
                 let v = game.value(h);
+                lo = lo.min(v);
+                hi = hi.max(v);
                 let empty = cases::empty_cells(&h);
                 rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || Counterexample {
                     threats: threat_list(&set),
@@ -306,6 +321,9 @@ pub fn run(opt: &Options) -> Audit {
                 });
             }
             stats.abstract_nodes += game.nodes;
+            if lo != hi {
+                stats.start_dependent_sets += 1;
+            }
         }
     }
     stats.abstract_seconds = t0.elapsed().as_secs_f64();
@@ -362,6 +380,9 @@ pub fn run(opt: &Options) -> Audit {
                 let empty = cand.pos.max_ply() - cand.pos.ply();
                 let heights = draw::heights_of(&cand.pos);
                 if i_holds {
+                    for t in &cand.threats {
+                        stats.i_threat_rows[t.row as usize] += 1;
+                    }
                     let v = AbstractGame::new(&cand.threats).value(heights);
                     stats.consistency_checked += 1;
                     if v != value {

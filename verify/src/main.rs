@@ -40,7 +40,7 @@ struct LemmasArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random 3- and 4-threat sets for the evaluator's abstract audit (per size).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 2000)]
     eval_sets: usize,
     /// Random games at most (default: 1000 per requested sample, at least 20,000).
     #[arg(long)]
