@@ -37,7 +37,7 @@ pub struct Options {
 /// A smallest disagreement, drawn in the seed's notation.
 #[derive(Clone, Debug, Serialize)]
 pub struct Counterexample {
-    /// The threats, physical notation (column letter, 0-based row, colour letter).
+    /// The threats (column letter, row in the version's counting, colour letter).
     pub threats: String,
     /// Empty cells (the side to move follows: White when even).
     pub empty: u32,
@@ -179,9 +179,17 @@ fn to_move(empty: u32) -> &'static str {
     }
 }
 
-fn threat_list(t: &[Threat]) -> String {
+/// The threats as `C4b ...` with rows in version `v`'s counting (as the drawn board labels them).
+fn threat_list(t: &[Threat], v: Version) -> String {
     t.iter()
-        .map(|t| t.to_string())
+        .map(|t| {
+            format!(
+                "{}{}{}",
+                t.col_letter(),
+                v.row_of(t.row),
+                t.colour.threat_letter()
+            )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -264,7 +272,7 @@ pub fn run(opt: &Options) -> Audit {
                 let empty = cases::empty_cells(&h);
                 for l in &matching {
                     rows[l.row].tally(l.value == v, None, || Counterexample {
-                        threats: threat_list(&set),
+                        threats: threat_list(&set, l.version),
                         empty,
                         to_move: to_move(empty),
                         rule_value: l.value,
@@ -276,7 +284,7 @@ pub fn run(opt: &Options) -> Audit {
                     });
                 }
                 rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || Counterexample {
-                    threats: threat_list(&set),
+                    threats: threat_list(&set, draw_v),
                     empty,
                     to_move: to_move(empty),
                     rule_value: eval,
@@ -309,7 +317,7 @@ pub fn run(opt: &Options) -> Audit {
                 hi = hi.max(v);
                 let empty = cases::empty_cells(&h);
                 rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || Counterexample {
-                    threats: threat_list(&set),
+                    threats: threat_list(&set, draw_v),
                     empty,
                     to_move: to_move(empty),
                     rule_value: eval,
@@ -390,7 +398,7 @@ pub fn run(opt: &Options) -> Audit {
                     }
                 }
                 let make = |rule_value: i8, v: Version| Counterexample {
-                    threats: threat_list(&cand.threats),
+                    threats: threat_list(&cand.threats, v),
                     empty,
                     to_move: to_move(empty),
                     rule_value,

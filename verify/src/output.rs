@@ -7,7 +7,7 @@ fn pct(a: u64, n: u64) -> String {
     if n == 0 {
         "-".into()
     } else {
-        format!("{:.1}%", 100.0 * a as f64 / n as f64)
+        format!("{:.2}%", 100.0 * a as f64 / n as f64)
     }
 }
 
@@ -127,7 +127,7 @@ fn breaking(r: &Row) -> String {
     match &r.counterexample {
         None => String::new(),
         Some(c) => format!(
-            "{} ({} empty, {} to move): rule {:+}, exact {:+}",
+            "{} ({} empty, {} to move): claims {:+}, exact {:+}",
             c.threats, c.empty, c.to_move, c.rule_value, c.oracle_value
         ),
     }
@@ -185,6 +185,47 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         2 * a.options.eval_sets,
         st.i_threat_rows
     );
+    let _ = writeln!(s, "## Headline\n");
+    let total = a.rows.chunks(2).filter(|p| p[0].version != "eval").count();
+    let failing: Vec<&[Row]> = a
+        .rows
+        .chunks(2)
+        .filter(|p| p[0].version != "eval" && p[0].disagree > 0)
+        .collect();
+    let _ = writeln!(
+        s,
+        "Of {total} audited lines (rule lines and differing prose claims, both versions), {} fail \
+         on the abstract oracle; all others hold on every case:\n",
+        failing.len()
+    );
+    for p in &failing {
+        let _ = writeln!(
+            s,
+            "- {} lemma {} {} `{}`: fails in {} of {} cases, e.g. {}",
+            p[0].version,
+            p[0].lemma,
+            p[0].rule,
+            p[0].text.trim(),
+            p[0].disagree,
+            p[0].tried,
+            breaking(&p[0])
+        );
+    }
+    for p in a.rows.chunks(2).filter(|p| p[0].version == "eval") {
+        let _ = writeln!(
+            s,
+            "- evaluator, {} threats: abstract {}/{} agree{}",
+            p[0].lemma.trim_start_matches("n="),
+            p[0].agree,
+            p[0].tried,
+            if p[0].disagree > 0 {
+                format!("; fails e.g. {}", breaking(&p[0]))
+            } else {
+                String::new()
+            }
+        );
+    }
+    let _ = writeln!(s);
     for v in ["000", "001"] {
         let rows: Vec<&[Row]> = a.rows.chunks(2).filter(|p| p[0].version == v).collect();
         if rows.is_empty() {
@@ -288,7 +329,7 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         if let Some(c) = &p[0].counterexample {
             let _ = writeln!(
                 s,
-                "**{} {} {}** `{}` — threats {}, {} empty, {} to move: rule says {}, exact {}.\n\n```\n{}```\n",
+                "**{} {} {}** `{}` — threats {}, {} empty, {} to move: the line claims {}, exact {}.\n\n```\n{}```\n",
                 p[0].version,
                 p[0].lemma,
                 p[0].rule,
