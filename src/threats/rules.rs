@@ -352,12 +352,18 @@ static V000: &[Lemma] = &[
     lemma(Version::V000, "2.1", "zwei schwarze Drohungen in einer Spalte, mindestens eine ungerade: Schwarz gewinnt", &[
         rule(1, "u( (2*m-1,s,B), (2*n-1,s,B) ) = -1", &[t(M, -1, S, B), t(N, -1, S, B)], NONE, -1),
         rule(2, "u( (2*m-1,s,B), (2*n,s,B) ) = -1", &[t(M, -1, S, B), t(N, 0, S, B)], NONE, -1),
-        rule(3, "u( (2*m,s,B), (2*n-1,s,B) ) = -1", &[t(M, 0, S, B), t(N, -1, S, B)], NONE, -1),
+        noted(
+            rule(3, "u( (2*m,s,B), (2*n-1,s,B) ) = -1", &[t(M, 0, S, B), t(N, -1, S, B)], NONE, -1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 2 with m and n swapped; only the prose's r1 < r2 orders them",
+        ),
     ]),
     lemma(Version::V000, "2.2", "zwei weiße Drohungen in einer Spalte, mindestens eine gerade: Weiß gewinnt", &[
         rule(1, "u( (2*m,s,W), (2*n,s,W) ) = 1", &[t(M, 0, S, W), t(N, 0, S, W)], NONE, 1),
         rule(2, "u( (2*m,s,W), (2*n-1,s,W) ) = 1", &[t(M, 0, S, W), t(N, -1, S, W)], NONE, 1),
-        rule(3, "u( (2*m-1,s,W), (2*n,s,W) ) = 1", &[t(M, -1, S, W), t(N, 0, S, W)], NONE, 1),
+        noted(
+            rule(3, "u( (2*m-1,s,W), (2*n,s,W) ) = 1", &[t(M, -1, S, W), t(N, 0, S, W)], NONE, 1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 2 with m and n swapped; only the prose's r1 < r2 orders them",
+        ),
     ]),
     lemma(Version::V000, "2.2a", "(unnumbered, after 2.2, 'Analog zu 1.3 und 1.4') zwei gerade schwarze / zwei ungerade weiße Drohungen in derselben Spalte: nutzlos", &[
         rule(1, "u( (2*m,s,B), (2*n,s,B) ) = 0", &[t(M, 0, S, B), t(N, 0, S, B)], NONE, 0),
@@ -371,11 +377,17 @@ static V000: &[Lemma] = &[
     ]),
     lemma(Version::V000, "2.5", "eine ungerade und eine gerade schwarze Drohung, s1 != s2: Schwarz gewinnt", &[
         rule(1, "u( (2*m-1,s1,B), (2*n,s2,B) ) = -1   mit s1 != s2", &[t(M, -1, S1, B), t(N, 0, S2, B)], DIFF, -1),
-        rule(2, "u( (2*m,s1,B), (2*n-1,s2,B) ) = -1   mit s1 != s2", &[t(M, 0, S1, B), t(N, -1, S2, B)], DIFF, -1),
+        noted(
+            rule(2, "u( (2*m,s1,B), (2*n-1,s2,B) ) = -1   mit s1 != s2", &[t(M, 0, S1, B), t(N, -1, S2, B)], DIFF, -1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 1 with m, n and s1, s2 swapped",
+        ),
     ]),
     lemma(Version::V000, "2.6", "eine gerade und eine ungerade weiße Drohung, s1 != s2: Weiß gewinnt", &[
         rule(1, "u( (2*m,s1,W), (2*n-1,s2,W) ) = 1    mit s1 != s2", &[t(M, 0, S1, W), t(N, -1, S2, W)], DIFF, 1),
-        rule(2, "u( (2*m-1,s1,W), (2*n,s2,W) ) = 1    mit s1 != s2", &[t(M, -1, S1, W), t(N, 0, S2, W)], DIFF, 1),
+        noted(
+            rule(2, "u( (2*m-1,s1,W), (2*n,s2,W) ) = 1    mit s1 != s2", &[t(M, -1, S1, W), t(N, 0, S2, W)], DIFF, 1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 1 with m, n and s1, s2 swapped",
+        ),
     ]),
     lemma(Version::V000, "2.7", "zwei gerade schwarze Drohungen, s1 != s2: Schwarz gewinnt", &[
         rule(1, "u( (2*m,s1,B), (2*n,s2,B) ) = -1   mit s1 != s2", &[t(M, 0, S1, B), t(N, 0, S2, B)], DIFF, -1),
@@ -465,12 +477,18 @@ static V001: &[Lemma] = &[
     lemma(Version::V001, "2.1", "zwei schwarze Drohungen in einer Spalte, mindestens eine gerade: Schwarz gewinnt", &[
         rule(1, "u( (2*m,s,B), (2*n,s,B) ) = -1", &[t(M, 0, S, B), t(N, 0, S, B)], NONE, -1),
         rule(2, "u( (2*m,s,B), (2*n-1,s,B) ) = -1", &[t(M, 0, S, B), t(N, -1, S, B)], NONE, -1),
-        rule(3, "u( (2*m-1,s,B), (2*n,s,B) ) = -1", &[t(M, -1, S, B), t(N, 0, S, B)], NONE, -1),
+        noted(
+            rule(3, "u( (2*m-1,s,B), (2*n,s,B) ) = -1", &[t(M, -1, S, B), t(N, 0, S, B)], NONE, -1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 2 with m and n swapped; only the prose's r1 < r2 orders them",
+        ),
     ]),
     lemma(Version::V001, "2.2", "zwei weiße Drohungen in einer Spalte, mindestens eine ungerade: Weiß gewinnt", &[
         rule(1, "u( (2*m-1,s,W), (2*n-1,s,W) ) = 1", &[t(M, -1, S, W), t(N, -1, S, W)], NONE, 1),
         rule(2, "u( (2*m-1,s,W), (2*n,s,W) ) = 1", &[t(M, -1, S, W), t(N, 0, S, W)], NONE, 1),
-        rule(3, "u( (2*m,s,W), (2*n-1,s,W) ) = 1", &[t(M, 0, S, W), t(N, -1, S, W)], NONE, 1),
+        noted(
+            rule(3, "u( (2*m,s,W), (2*n-1,s,W) ) = 1", &[t(M, 0, S, W), t(N, -1, S, W)], NONE, 1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 2 with m and n swapped; only the prose's r1 < r2 orders them",
+        ),
     ]),
     lemma(Version::V001, "2.2a", "(unnumbered, after 2.2, 'Analog zu 1.3 und 1.4') zwei ungerade schwarze / zwei gerade weiße Drohungen in derselben Spalte: nutzlos", &[
         rule(1, "u( (2*m-1,s,B), (2*n-1,s,B) ) = 0", &[t(M, -1, S, B), t(N, -1, S, B)], NONE, 0),
@@ -484,11 +502,17 @@ static V001: &[Lemma] = &[
     ]),
     lemma(Version::V001, "2.5", "eine gerade und eine ungerade schwarze Drohung, s1 != s2: Schwarz gewinnt", &[
         rule(1, "u( (2*m,s1,B), (2*n-1,s2,B) ) = -1   mit s1 != s2", &[t(M, 0, S1, B), t(N, -1, S2, B)], DIFF, -1),
-        rule(2, "u( (2*m-1,s1,B), (2*n,s2,B) ) = -1   mit s1 != s2", &[t(M, -1, S1, B), t(N, 0, S2, B)], DIFF, -1),
+        noted(
+            rule(2, "u( (2*m-1,s1,B), (2*n,s2,B) ) = -1   mit s1 != s2", &[t(M, -1, S1, B), t(N, 0, S2, B)], DIFF, -1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 1 with m, n and s1, s2 swapped",
+        ),
     ]),
     lemma(Version::V001, "2.6", "eine gerade und eine ungerade weiße Drohung, s1 != s2: (prose) Schwarz gewinnt / (rules) Weiß gewinnt", &[
         rule(1, "u( (2*m,s1,W), (2*n-1,s2,W) ) = 1    mit s1 != s2", &[t(M, 0, S1, W), t(N, -1, S2, W)], DIFF, 1),
-        rule(2, "u( (2*m-1,s1,W), (2*n,s2,W) ) = 1    mit s1 != s2", &[t(M, -1, S1, W), t(N, 0, S2, W)], DIFF, 1),
+        noted(
+            rule(2, "u( (2*m-1,s1,W), (2*n,s2,W) ) = 1    mit s1 != s2", &[t(M, -1, S1, W), t(N, 0, S2, W)], DIFF, 1),
+            "as a set (u is a function of the threat set D, (III)) this is the same pattern as rule 1 with m, n and s1, s2 swapped",
+        ),
         prose(1, "(prose) u( (2*m,s1,W), (2*n-1,s2,W) ) = -1 mit s1 != s2 ('so gewinnt Schwarz')", &[t(M, 0, S1, W), t(N, -1, S2, W)], DIFF, -1,
             "TYPO in the seed: the statement and proof say Schwarz wins two white threats; the rule lines say 1 (White)"),
         prose(2, "(prose) u( (2*m-1,s1,W), (2*n,s2,W) ) = -1 mit s1 != s2 ('so gewinnt Schwarz')", &[t(M, -1, S1, W), t(N, 0, S2, W)], DIFF, -1,

@@ -323,6 +323,24 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         "\n(3 and 4 threats: {} random threat sets per size, up to {} fillings each, abstract.)\n",
         a.options.eval_sets, a.options.eval_starts
     );
+    let _ = writeln!(
+        s,
+        "## Notes on the seed (kept as data in `src/threats/rules.rs`)\n"
+    );
+    for p in a.rows.chunks(2) {
+        if let Some(c) = &p[0].comment {
+            let _ = writeln!(
+                s,
+                "- {} {} {} `{}`: {}",
+                p[0].version,
+                p[0].lemma,
+                p[0].rule,
+                p[0].text.trim(),
+                c
+            );
+        }
+    }
+    let _ = writeln!(s);
     let _ = writeln!(s, "## Smallest counterexamples (abstract oracle)\n");
     let _ = writeln!(s, "Notation of the seed: `X` stone, `w`/`b` threat, `*` both, `-` empty; rows labelled in the version's counting.\n");
     for p in a.rows.chunks(2) {
