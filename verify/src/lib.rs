@@ -1,0 +1,11 @@
+//! `zugzwang-verify`: independent audits of what zugzwang computes and of the claims it builds
+//! on. The first audit checks the threat-parity lemmas of the German note (seeds 000 and 001)
+//! against two oracles: an independent exact search of the abstract threat game
+//! ([`abstract_game`]) and zugzwang's solver on real positions ([`real`]).
+
+pub mod abstract_game;
+pub mod audit;
+pub mod cases;
+pub mod draw;
+pub mod output;
+pub mod real;
