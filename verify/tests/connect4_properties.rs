@@ -1,6 +1,5 @@
 //! Property tests: mirror symmetry of analyses, and the negamax relation along best lines.
 
-#[path = "common_c4.rs"]
 mod common;
 
 use proptest::prelude::*;

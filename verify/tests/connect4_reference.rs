@@ -1,7 +1,6 @@
 //! The solver against plain minimax (no pruning, no table, no symmetry, no ordering, no
 //! non-losing-move pruning) on random positions of small boards and late 7x6 positions.
 
-#[path = "common_c4.rs"]
 mod common;
 
 use common::{random_position, Rng};

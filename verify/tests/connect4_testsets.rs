@@ -1,6 +1,5 @@
 //! Pons' test sets: every line of L3_R1 and L2_R1, samples of the others, exact scores.
 
-#[path = "common_c4.rs"]
 mod common;
 
 use common::read_set;

@@ -2,7 +2,6 @@
 //! game-theoretic outcome. Too slow for CI; run with
 //! `cargo test --release -p zugzwang-verify --test connect4_uci -- --ignored --nocapture`.
 
-#[path = "common_c4.rs"]
 mod common;
 
 use common::data_dir;

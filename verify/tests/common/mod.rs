@@ -1,4 +1,4 @@
-//! Helpers shared by the Connect Four test files (included with `#[path]`).
+//! Helpers shared by the Connect Four test files (`mod common;`).
 #![allow(dead_code)]
 
 use zugzwang::game::{Bits, Connect4, Game};
