@@ -35,7 +35,7 @@ pub struct Record {
     pub machine: String,
     /// Crate version.
     pub version: String,
-    /// `git rev-parse HEAD` where the binary ran (or `unknown`).
+    /// The git commit the binary was built from (`-dirty` if the tree had uncommitted changes).
     pub commit: String,
     /// UTC date and time of the end of the run (RFC 3339 from `date`, or seconds since the epoch).
     pub finished: String,
@@ -109,15 +109,9 @@ pub fn machine_description() -> String {
     format!("{model}, {cores} cores")
 }
 
-/// The git commit of the working directory, or `unknown`.
+/// The git commit this binary was built from (embedded by the build script), or `unknown`.
 pub fn git_commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".to_string())
+    option_env!("ZZ_GIT_COMMIT").unwrap_or("unknown").to_string()
 }
 
 /// Current UTC time as RFC 3339 (via `date -u`), or seconds since the epoch.
