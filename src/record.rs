@@ -111,7 +111,9 @@ pub fn machine_description() -> String {
 
 /// The git commit this binary was built from (embedded by the build script), or `unknown`.
 pub fn git_commit() -> String {
-    option_env!("ZZ_GIT_COMMIT").unwrap_or("unknown").to_string()
+    option_env!("ZZ_GIT_COMMIT")
+        .unwrap_or("unknown")
+        .to_string()
 }
 
 /// Current UTC time as RFC 3339 (via `date -u`), or seconds since the epoch.

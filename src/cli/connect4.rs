@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
-use zugzwang::game::{Bits, Connect4, Game};
+use zugzwang::game::{Connect4, Game};
 use zugzwang::record::{self, Record};
-use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+use zugzwang::search::{Depth, MemoryTable, ParallelSolver, Probe, Searcher, Table};
 
 /// Arguments of `solve connect4`.
 #[derive(Args)]
@@ -39,6 +39,9 @@ pub struct SolveArgs {
     /// Also print every null-window probe of the score search (test value, result, nodes).
     #[arg(long)]
     verbose: bool,
+    /// Search threads sharing the table (0 = one per core). The value never depends on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 /// Arguments of `analyze connect4`.
@@ -125,28 +128,19 @@ fn depth_of(weak: bool) -> Depth {
     }
 }
 
-/// Solves one position and finds every best move.
-fn solve_one<T: Table>(
-    searcher: &mut Searcher<'_, T>,
-    pos: &Connect4,
-    depth: Depth,
-) -> (i32, Vec<u32>) {
-    let score = searcher.solve(pos, depth).expect("no stop flag set");
-    let target = match depth {
-        Depth::Strong => score,
-        Depth::Weak if score < 0 => -pos.max_score(),
-        Depth::Weak => score,
-    };
-    let mut best = Vec::new();
-    for mv in Bits(pos.playable()) {
-        if searcher
-            .achieves(pos, mv, target)
-            .expect("no stop flag set")
-        {
-            best.push(pos.move_column(mv) + 1);
-        }
+/// The score driver's probes, one line each, on stderr.
+fn print_probes(probes: &[Probe]) {
+    for p in probes {
+        let verdict = if p.result > p.test {
+            "above"
+        } else {
+            "at most"
+        };
+        eprintln!(
+            "probe: score > {:+}? {verdict} ({:+}), {} nodes",
+            p.test, p.result, p.nodes
+        );
     }
-    (score, best)
 }
 
 /// `solve connect4`.
@@ -161,25 +155,23 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
     let depth = depth_of(args.weak);
     let start = Instant::now();
     let cpu0 = record::process_cpu_seconds();
-    let (score, best, nodes) = {
+    let solver = ParallelSolver::new(&table, args.threads)
+        .map_err(CliError::Failed)?
+        .with_progress(&counter);
+    let threads = solver.threads();
+    let solved = {
         let _progress = Progress::start("solving", counter.clone());
-        let mut searcher = Searcher::new(&table).with_progress(&counter);
-        let (score, best) = solve_one(&mut searcher, &pos, depth);
-        if args.verbose {
-            for p in &searcher.probes {
-                let verdict = if p.result > p.test {
-                    "above"
-                } else {
-                    "at most"
-                };
-                eprintln!(
-                    "probe: score > {:+}? {verdict} ({:+}), {} nodes",
-                    p.test, p.result, p.nodes
-                );
-            }
-        }
-        (score, best, searcher.nodes)
+        solver.solve(&pos, depth)
     };
+    if args.verbose {
+        print_probes(&solved.probes);
+    }
+    let (score, nodes) = (solved.score, solved.nodes);
+    let best: Vec<u32> = solved
+        .best_moves
+        .iter()
+        .map(|&mv| pos.move_column(mv) + 1)
+        .collect();
     let elapsed = start.elapsed();
     let cpu = record::process_cpu_seconds() - cpu0;
     let out = Solved {
@@ -233,7 +225,7 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
             nodes,
             wall_seconds: elapsed.as_secs_f64(),
             cpu_seconds: cpu,
-            threads: 1,
+            threads,
             table_bytes: table.bytes() as u64,
             machine: record::machine_description(),
             version: env!("CARGO_PKG_VERSION").into(),

@@ -3,8 +3,10 @@
 
 pub mod negamax;
 pub mod order;
+pub mod parallel;
 pub mod reference;
 pub mod table;
 
 pub use negamax::{Depth, Options, Probe, Searcher, Stopped};
+pub use parallel::ParallelSolver;
 pub use table::{Bounds, MemoryTable, Table};

@@ -26,6 +26,8 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     /// Shared node counter for progress displays, advanced every 65,536 nodes.
     progress: Option<&'t AtomicU64>,
     options: Options,
+    /// Move-order perturbation of a parallel helper (0 = none); applied only far from the leaves.
+    noise: u64,
     /// Every null-window probe of [`Searcher::solve`]: its test value, the bound it returned and
     /// the nodes it took. Shown by `--verbose`, it tells where an exact solve spends its time.
     pub probes: Vec<Probe>,
@@ -88,12 +90,19 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             progress: None,
             options: Options::default(),
             probes: Vec::new(),
+            noise: 0,
         }
     }
 
     /// Uses `options` instead of the defaults.
     pub fn with_options(mut self, options: Options) -> Self {
         self.options = options;
+        self
+    }
+
+    /// Perturbs move ordering near the root with `seed` (parallel helpers; 0 = off).
+    pub fn with_noise(mut self, seed: u64) -> Self {
+        self.noise = seed;
         self
     }
 
@@ -219,7 +228,8 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         let nodes0 = self.nodes;
         // a window asking for a score in the upper half of what is possible hunts a fast win
         let urgent = 2 * beta > hi + 1;
-        let moves = MoveList::new(g, next, best_hint, urgent);
+        let noise = if max_ply - ply >= 16 { self.noise } else { 0 };
+        let moves = MoveList::new(g, next, best_hint, urgent, noise);
         let mut best = i32::MIN;
         let mut best_move = None;
         for &mv in moves.as_slice() {
@@ -268,64 +278,16 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
     /// Handles the positions `negamax` does not take: an immediate win, a full board.
     /// Precondition: the game is not over.
     pub fn solve<G: Game>(&mut self, g: &G, depth: Depth) -> Result<i32, Stopped> {
-        if g.winning_moves() != 0 {
-            return Ok(match depth {
-                Depth::Strong => g.win_now_score(),
-                Depth::Weak => 1,
-            });
-        }
-        if g.ply() >= g.max_ply() {
-            return Ok(0);
-        }
-        let (mut min, mut max) = match depth {
-            Depth::Strong => (-g.max_score(), g.max_score()),
-            Depth::Weak => (-1, 1),
-        };
-        // Bisect, leaning towards the extremes (Pons' rule): proving a *fast* win or loss is cheap
-        // (forcing lines, urgent ordering) while tests near a small true score are the expensive
-        // ones, so cheap far tests come first and narrow the range. In the opening (the first
-        // tenth of the board), where scores are small, the first test is instead the weak
-        // question (above 0?), which every solve must answer anyway: on the empty 7x6 board this
-        // saved 12% of the nodes (414M to 362M).
-        let opening = g.ply() * 10 < g.max_ply();
-        let mut med = if opening { 0 } else { Self::lean(min, max) };
-        while min < max {
-            med = med.clamp(min, max - 1);
+        drive(g, depth, |test| {
             let before = self.nodes;
-            let r = self.negamax(g, med, med + 1)?;
+            let r = self.negamax(g, test, test + 1)?;
             self.probes.push(Probe {
-                test: med,
+                test,
                 result: r,
                 nodes: self.nodes - before,
             });
-            if r > med {
-                min = r.max(min);
-            } else {
-                max = r.min(max);
-            }
-            if depth == Depth::Weak {
-                min = min.max(-1);
-                max = max.min(1);
-            }
-            med = Self::lean(min, max);
-        }
-        Ok(match depth {
-            Depth::Strong => min,
-            Depth::Weak => min.signum(),
+            Ok(r)
         })
-    }
-
-    /// The next test of the score driver: the middle of `[min, max]`, moved halfway towards the
-    /// nearer extreme when the middle is on that side of zero.
-    fn lean(min: i32, max: i32) -> i32 {
-        let med = min + (max - min) / 2;
-        if med <= 0 && min / 2 < med {
-            min / 2
-        } else if med >= 0 && max / 2 > med {
-            max / 2
-        } else {
-            med
-        }
     }
 
     /// Whether playing `mv` in `g` achieves at least `target` for the mover (`target` being the
@@ -364,5 +326,67 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             out.push((mv, score));
         }
         Ok(out)
+    }
+}
+
+/// The score driver shared by the one-thread and the parallel solver: asks `probe(test)` (a
+/// null-window search of `(test, test + 1)` with negamax's fail-soft contract) until the score is
+/// pinned down. Handles the positions negamax does not take: an immediate win, a full board.
+pub(crate) fn drive<G: Game>(
+    g: &G,
+    depth: Depth,
+    mut probe: impl FnMut(i32) -> Result<i32, Stopped>,
+) -> Result<i32, Stopped> {
+    if g.winning_moves() != 0 {
+        return Ok(match depth {
+            Depth::Strong => g.win_now_score(),
+            Depth::Weak => 1,
+        });
+    }
+    if g.ply() >= g.max_ply() {
+        return Ok(0);
+    }
+    let (mut min, mut max) = match depth {
+        Depth::Strong => (-g.max_score(), g.max_score()),
+        Depth::Weak => (-1, 1),
+    };
+    // Bisect, leaning towards the extremes (Pons' rule): proving a *fast* win or loss is cheap
+    // (forcing lines, urgent ordering) while tests near a small true score are the expensive
+    // ones, so cheap far tests come first and narrow the range. In the opening (the first
+    // tenth of the board), where scores are small, the first test is instead the weak
+    // question (above 0?), which every solve must answer anyway: on the empty 7x6 board this
+    // saved 12% of the nodes (414M to 362M).
+    let opening = g.ply() * 10 < g.max_ply();
+    let mut med = if opening { 0 } else { lean(min, max) };
+    while min < max {
+        med = med.clamp(min, max - 1);
+        let r = probe(med)?;
+        if r > med {
+            min = r.max(min);
+        } else {
+            max = r.min(max);
+        }
+        if depth == Depth::Weak {
+            min = min.max(-1);
+            max = max.min(1);
+        }
+        med = lean(min, max);
+    }
+    Ok(match depth {
+        Depth::Strong => min,
+        Depth::Weak => min.signum(),
+    })
+}
+
+/// The next test of the score driver: the middle of `[min, max]`, moved halfway towards the
+/// nearer extreme when the middle is on that side of zero.
+fn lean(min: i32, max: i32) -> i32 {
+    let med = min + (max - min) / 2;
+    if med <= 0 && min / 2 < med {
+        min / 2
+    } else if med >= 0 && max / 2 > med {
+        max / 2
+    } else {
+        med
     }
 }

@@ -76,3 +76,39 @@ fn other_sizes_agree_with_minimax() {
     assert_eq!(check_board(9, 6, 100, 4, 9, 8), 100);
     assert_eq!(check_board(8, 7, 100, 4, 9, 9), 100);
 }
+
+#[test]
+fn parallel_solver_agrees_with_minimax_and_finds_exactly_the_best_moves() {
+    use zugzwang::game::{Bits, Game};
+    use zugzwang::search::ParallelSolver;
+    let table = MemoryTable::with_bytes(1 << 22);
+    let solver = ParallelSolver::new(&table, 3).unwrap();
+    let mut rng = Rng(10);
+    let mut checked = 0;
+    while checked < 200 {
+        let Some((pos, moves)) = random_position(&mut rng, 5, 4, 10) else {
+            continue;
+        };
+        table.clear();
+        let solved = solver.solve(&pos, Depth::Strong);
+        assert_eq!(solved.score, minimax(&pos), "5x4 '{moves}'");
+        // a move is best exactly when plain minimax of the child gives the same score
+        let mut best = Vec::new();
+        for mv in Bits(pos.playable()) {
+            let mut child = pos;
+            child.play(mv);
+            let v = if child.last_mover_won() {
+                pos.win_now_score()
+            } else if child.ply() == child.max_ply() {
+                0
+            } else {
+                -minimax(&child)
+            };
+            if v == solved.score {
+                best.push(mv);
+            }
+        }
+        assert_eq!(solved.best_moves, best, "5x4 '{moves}': best moves");
+        checked += 1;
+    }
+}
