@@ -332,6 +332,28 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
     );
     let _ = writeln!(
         s,
+        "Real positions **without (I)** (new threats may arise), the evaluator as a heuristic: \
+         how many exact wins it names, and how often it claims a win that is not there.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| threats | exact wins | named correctly | false win claims |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|");
+    for k in 0..4 {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} ({}) | {} |",
+            k + 1,
+            st.wins_without_i[k],
+            st.wins_recognised[k],
+            pct(st.wins_recognised[k], st.wins_without_i[k]),
+            st.false_wins[k]
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
         "## Notes on the seed (kept as data in `src/threats/rules.rs`)\n"
     );
     for p in a.rows.chunks(2) {
