@@ -149,6 +149,12 @@ pub struct Stats {
     /// Physical rows (0 = bottom) of the threats of real (I)-positions: (I) and (V) together
     /// leave room only for threats on the top row (see the report).
     pub i_threat_rows: [u64; 6],
+    /// Real positions without (I), by number of threats (index n-1): exact wins (either side).
+    pub wins_without_i: [u64; 4],
+    /// Of those, how many the n-threat evaluator names correctly (the winner).
+    pub wins_recognised: [u64; 4],
+    /// Real positions without (I) where the evaluator claims a win the exact value denies.
+    pub false_wins: [u64; 4],
     /// Real samples per pattern class (positions taken under the plain quota, (I) or not).
     pub per_class: BTreeMap<String, u64>,
     /// Real samples per pattern class that satisfy (I) (a second quota, since they are rare).
@@ -416,6 +422,17 @@ pub fn run(opt: &Options) -> Audit {
                 }
                 if let Some(eval) = evaluator.evaluate(&cand.threats) {
                     let k = cand.threats.len();
+                    if !i_holds {
+                        if value != 0 {
+                            stats.wins_without_i[k - 1] += 1;
+                            if eval == value {
+                                stats.wins_recognised[k - 1] += 1;
+                            }
+                        }
+                        if eval != 0 && eval != value {
+                            stats.false_wins[k - 1] += 1;
+                        }
+                    }
                     rows[eval_base + 2 * (k - 1) + 1]
                         .tally(eval == value, Some(i_holds), || make(eval, draw_v));
                 }

@@ -104,8 +104,8 @@ impl Rng {
     }
 }
 
-/// A random threat set of `k` distinct threats (rows 1..5; a cell may carry both colours), and
-/// up to `per_set` random starting fillings from [`starts`].
+/// A random threat set of `k` distinct threats (rows 1..5; a cell may carry both colours), sorted;
+/// the audit of the n-threat evaluator draws its 3- and 4-threat sets here.
 pub fn random_set(rng: &mut Rng, k: usize) -> Vec<Threat> {
     let mut set: Vec<Threat> = Vec::new();
     while set.len() < k {

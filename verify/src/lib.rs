@@ -3,6 +3,8 @@
 //! against two oracles: an independent exact search of the abstract threat game
 //! ([`abstract_game`]) and zugzwang's solver on real positions ([`real`]).
 
+#![deny(missing_docs)]
+
 pub mod abstract_game;
 pub mod audit;
 pub mod cases;

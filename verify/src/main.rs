@@ -103,6 +103,7 @@ fn lemmas(a: LemmasArgs) -> ExitCode {
     let result = audit::run(&opt);
     if a.json {
         print!("{}", output::json(&result));
+        eprint!("{}", output::summary(&result));
     } else {
         print!("{}", output::text(&result));
     }

@@ -69,10 +69,29 @@ pub fn text(a: &Audit) -> String {
             }
         }
     }
+    s.push('\n');
+    s.push_str(&summary(a));
+    s
+}
+
+/// One JSON object per row (JSON lines), nothing else on the line stream.
+pub fn json(a: &Audit) -> String {
+    let mut s = String::new();
+    for r in &a.rows {
+        s.push_str(&serde_json::to_string(r).expect("rows serialise"));
+        s.push('\n');
+    }
+    s
+}
+
+/// The run's measurements as a few plain lines (printed after the listing, or on stderr when
+/// stdout carries JSON).
+pub fn summary(a: &Audit) -> String {
     let st = &a.stats;
+    let mut s = String::new();
     let _ = writeln!(
         s,
-        "\nabstract: {} threat sets, {} cases, {} states expanded, {:.1} s",
+        "abstract: {} threat sets, {} cases, {} states expanded, {:.1} s",
         st.abstract_sets, st.abstract_cases, st.abstract_nodes, st.abstract_seconds
     );
     let _ = writeln!(
@@ -85,18 +104,6 @@ pub fn text(a: &Audit) -> String {
         "real: {} games, {} positions solved, {} solver nodes, {:.1} s; (I)-positions cross-checked with the abstract oracle: {} ({} disagree)",
         st.games, st.real_positions, st.real_nodes, st.real_seconds, st.consistency_checked, st.consistency_failed
     );
-    s
-}
-
-/// One JSON object per row (JSON lines).
-pub fn json(a: &Audit) -> String {
-    let mut s = String::new();
-    for r in &a.rows {
-        s.push_str(&serde_json::to_string(r).expect("rows serialise"));
-        s.push('\n');
-    }
-    s.push_str(&serde_json::to_string(&serde_json::json!({ "stats": a.stats })).expect("stats"));
-    s.push('\n');
     s
 }
 
@@ -323,6 +330,28 @@ pub fn markdown(a: &Audit, command: &str, commit: &str) -> String {
         "\n(3 and 4 threats: {} random threat sets per size, up to {} fillings each, abstract.)\n",
         a.options.eval_sets, a.options.eval_starts
     );
+    let _ = writeln!(
+        s,
+        "Real positions **without (I)** (new threats may arise), the evaluator as a heuristic: \
+         how many exact wins it names, and how often it claims a win that is not there.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| threats | exact wins | named correctly | false win claims |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|");
+    for k in 0..4 {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} ({}) | {} |",
+            k + 1,
+            st.wins_without_i[k],
+            st.wins_recognised[k],
+            pct(st.wins_recognised[k], st.wins_without_i[k]),
+            st.false_wins[k]
+        );
+    }
+    let _ = writeln!(s);
     let _ = writeln!(
         s,
         "## Notes on the seed (kept as data in `src/threats/rules.rs`)\n"

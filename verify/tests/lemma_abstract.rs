@@ -55,8 +55,14 @@ proptest! {
 
 #[test]
 fn enough_small_cases_are_generated() {
-    let n = (0..300u64).filter(|&s| small_case(s, 9).is_some()).count();
-    assert!(n > 50, "only {n} usable cases");
+    let cases: Vec<_> = (0..300u64).filter_map(|s| small_case(s, 9)).collect();
+    assert!(cases.len() > 50, "only {} usable cases", cases.len());
+    // and they are not trivial: all three outcomes occur
+    let mut seen = [false; 3];
+    for (set, h) in &cases {
+        seen[(brute_force(set, *h) + 1) as usize] = true;
+    }
+    assert_eq!(seen, [true; 3]);
 }
 
 #[test]
