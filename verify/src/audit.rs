@@ -200,6 +200,29 @@ fn threat_list(t: &[Threat], v: Version) -> String {
         .join(" ")
 }
 
+/// A counterexample found by the abstract oracle: the threat set, the column heights it was
+/// played from, and the two values (rows drawn in `version`'s counting).
+fn abstract_counterexample(
+    set: &[Threat],
+    h: [u8; 7],
+    version: Version,
+    rule_value: i8,
+    oracle_value: i8,
+) -> Counterexample {
+    let empty = cases::empty_cells(&h);
+    Counterexample {
+        threats: threat_list(set, version),
+        empty,
+        to_move: to_move(empty),
+        rule_value,
+        oracle_value,
+        moves: None,
+        i_holds: None,
+        board: draw::draw_heights(h, set, version),
+        rank: (0, empty),
+    }
+}
+
 /// Runs the audit.
 pub fn run(opt: &Options) -> Audit {
     let mut rows = Vec::new();
@@ -275,30 +298,13 @@ pub fn run(opt: &Options) -> Audit {
                 lo = lo.min(v);
                 hi = hi.max(v);
                 stats.abstract_cases += 1;
-                let empty = cases::empty_cells(&h);
                 for l in &matching {
-                    rows[l.row].tally(l.value == v, None, || Counterexample {
-                        threats: threat_list(&set, l.version),
-                        empty,
-                        to_move: to_move(empty),
-                        rule_value: l.value,
-                        oracle_value: v,
-                        moves: None,
-                        i_holds: None,
-                        board: draw::draw_heights(h, &set, l.version),
-                        rank: (0, empty),
+                    rows[l.row].tally(l.value == v, None, || {
+                        abstract_counterexample(&set, h, l.version, l.value, v)
                     });
                 }
-                rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || Counterexample {
-                    threats: threat_list(&set, draw_v),
-                    empty,
-                    to_move: to_move(empty),
-                    rule_value: eval,
-                    oracle_value: v,
-                    moves: None,
-                    i_holds: None,
-                    board: draw::draw_heights(h, &set, draw_v),
-                    rank: (0, empty),
+                rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || {
+                    abstract_counterexample(&set, h, draw_v, eval, v)
                 });
             }
             stats.abstract_nodes += game.nodes;
@@ -321,17 +327,8 @@ pub fn run(opt: &Options) -> Audit {
                 let v = game.value(h);
                 lo = lo.min(v);
                 hi = hi.max(v);
-                let empty = cases::empty_cells(&h);
-                rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || Counterexample {
-                    threats: threat_list(&set, draw_v),
-                    empty,
-                    to_move: to_move(empty),
-                    rule_value: eval,
-                    oracle_value: v,
-                    moves: None,
-                    i_holds: None,
-                    board: draw::draw_heights(h, &set, draw_v),
-                    rank: (0, empty),
+                rows[eval_base + 2 * (k - 1)].tally(eval == v, None, || {
+                    abstract_counterexample(&set, h, draw_v, eval, v)
                 });
             }
             stats.abstract_nodes += game.nodes;
