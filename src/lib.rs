@@ -10,3 +10,4 @@
 pub mod game;
 pub mod record;
 pub mod search;
+pub mod store;

@@ -1,0 +1,487 @@
+//! One sorted run file: written once, atomically, then only read (memory-mapped).
+//!
+//! File layout (all integers little-endian):
+//!
+//! ```text
+//! [0, 256)              header (store::header: magic, version, game, variant, hash seed,
+//!                       entry count, Bloom shape, xxh3 of everything below)
+//! [256, 256 + 8n)       n entries, strictly increasing u64 (key << 2 | value)
+//! padding to 64 bytes   zeros
+//! Bloom filter          blocks x 64 bytes (store::bloom)
+//! ```
+//!
+//! Writing goes to a temporary file in the same directory, is fsync'ed, and is renamed to its
+//! final name (then the directory is fsync'ed): a process killed at any moment leaves either no
+//! run or a complete one under a run name, never half a file. A run is never modified after the
+//! rename; it is only deleted once a merge has published a run holding its entries.
+//!
+//! Lookups test the Bloom filter, then binary-search a small in-memory "fence" (every 512th
+//! entry) and finally one 4 KiB stretch of the mapped entries, so a warm lookup touches one
+//! Bloom cache line and about two pages however large the run is.
+
+#[cfg(not(target_endian = "little"))]
+compile_error!("run files are read in place as little-endian u64 words");
+
+use super::bloom::{BloomBuilder, BloomRef, WORDS_PER_BLOCK};
+use super::entry::{Entry, Knowledge};
+use super::header::{HeaderError, RunHeader, HEADER_LEN};
+use memmap2::{Advice, Mmap};
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Entries between two fence keys (4 KiB of entries).
+const FENCE_STRIDE: usize = 512;
+
+/// What a store's files are for: keys of one game variant under one hash seed. Runs of another
+/// identity are refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// Game name, e.g. `connect4`.
+    pub game: String,
+    /// Size or rule variant, e.g. `7x6`.
+    pub variant: String,
+    /// Seed of the key hash (0 where keys are exact).
+    pub hash_seed: u64,
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} (hash seed {})",
+            self.game, self.variant, self.hash_seed
+        )
+    }
+}
+
+/// Why a run file was refused or could not be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunErrorKind {
+    /// The operating system refused a read, write or map.
+    Io(String),
+    /// The file is shorter than its header says it must be.
+    Truncated,
+    /// Not a run file.
+    BadMagic,
+    /// Made for another game, size or hash seed.
+    ForeignGame {
+        /// What the file says.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// Written by a newer format version.
+    NewerFormat {
+        /// Version in the file.
+        found: u32,
+    },
+    /// Content does not match its checksum (or the header is damaged).
+    ChecksumMismatch(String),
+    /// The file is longer than its header says, or its Bloom shape is impossible.
+    BadLayout(String),
+    /// Entries out of order, or contradicting each other (a key stored as win and loss).
+    BadEntries(String),
+}
+
+/// A run-file error: which file, and why. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// The file.
+    pub path: PathBuf,
+    /// The reason.
+    pub kind: RunErrorKind,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.path.display();
+        match &self.kind {
+            RunErrorKind::Io(e) => write!(f, "{p}: {e}"),
+            RunErrorKind::Truncated => write!(f, "{p}: truncated run file"),
+            RunErrorKind::BadMagic => write!(f, "{p}: bad magic: not a zugzwang run file"),
+            RunErrorKind::ForeignGame { found, expected } => {
+                write!(f, "{p}: foreign run: made for {found}, expected {expected}")
+            }
+            RunErrorKind::NewerFormat { found } => write!(
+                f,
+                "{p}: newer format version {found} (this program reads up to {})",
+                super::header::FORMAT_VERSION
+            ),
+            RunErrorKind::ChecksumMismatch(why) => write!(f, "{p}: checksum mismatch: {why}"),
+            RunErrorKind::BadLayout(why) => write!(f, "{p}: bad layout: {why}"),
+            RunErrorKind::BadEntries(why) => write!(f, "{p}: bad entries: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl RunError {
+    fn new(path: &Path, kind: RunErrorKind) -> Self {
+        RunError {
+            path: path.to_path_buf(),
+            kind,
+        }
+    }
+    fn io(path: &Path, e: io::Error) -> Self {
+        Self::new(path, RunErrorKind::Io(e.to_string()))
+    }
+}
+
+/// How much of a run to check when opening it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verify {
+    /// Header, identity and sizes only: constant time.
+    Header,
+    /// Also the body checksum, the sort order and the absence of contradictions: reads the file.
+    Full,
+}
+
+/// Byte offset of the Bloom filter in a file of `n` entries.
+fn bloom_offset(n: u64) -> u64 {
+    (HEADER_LEN as u64 + 8 * n).div_ceil(64) * 64
+}
+
+/// An open, memory-mapped run.
+pub struct Run {
+    path: PathBuf,
+    header: RunHeader,
+    map: Mmap,
+    fence: Vec<u64>,
+}
+
+impl fmt::Debug for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Run")
+            .field("path", &self.path)
+            .field("entries", &self.header.entry_count)
+            .finish()
+    }
+}
+
+impl Run {
+    /// Opens and checks a run file; `expect`, if given, must match the file's identity.
+    ///
+    /// Checks, in order: length and magic, format version, header checksum, identity, file size
+    /// against the header, and with [`Verify::Full`] the body checksum and entry order.
+    ///
+    /// # Safety
+    ///
+    /// The file is memory-mapped, and Rust references into the map must not change under them.
+    /// The caller guarantees that, while the returned `Run` lives, no process modifies or
+    /// truncates the file in place (deleting or renaming it is fine: the mapping keeps the old
+    /// contents). The store's own code never does: runs are written under temporary names and
+    /// are immutable once renamed. Other programs must leave a store directory alone while it
+    /// is open.
+    pub unsafe fn open(
+        path: &Path,
+        expect: Option<&Identity>,
+        verify: Verify,
+    ) -> Result<Run, RunError> {
+        let mut file = File::open(path).map_err(|e| RunError::io(path, e))?;
+        let len = file.metadata().map_err(|e| RunError::io(path, e))?.len();
+        if len < HEADER_LEN as u64 {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)
+                .map_err(|e| RunError::io(path, e))?;
+            return Err(header_error(path, RunHeader::decode(&bytes).unwrap_err()));
+        }
+        // SAFETY: forwarded to the caller (see the contract above).
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| RunError::io(path, e))?;
+        let header = RunHeader::decode(&map).map_err(|e| header_error(path, e))?;
+        if let Some(id) = expect {
+            let found = Identity {
+                game: header.game.clone(),
+                variant: header.variant.clone(),
+                hash_seed: header.hash_seed,
+            };
+            if &found != id {
+                return Err(RunError::new(
+                    path,
+                    RunErrorKind::ForeignGame {
+                        found: found.to_string(),
+                        expected: id.to_string(),
+                    },
+                ));
+            }
+        }
+        let n = header.entry_count;
+        let bloom_words = header
+            .bloom_blocks
+            .checked_mul(WORDS_PER_BLOCK as u64)
+            .filter(|_| (1..=7).contains(&header.bloom_hashes) && header.bloom_blocks > 0)
+            .ok_or_else(|| {
+                RunError::new(
+                    path,
+                    RunErrorKind::BadLayout("impossible Bloom filter shape".into()),
+                )
+            })?;
+        let expected_len = n
+            .checked_mul(8)
+            .and_then(|_| bloom_offset(n).checked_add(bloom_words.checked_mul(8)?))
+            .ok_or_else(|| {
+                RunError::new(
+                    path,
+                    RunErrorKind::BadLayout("entry count overflows".into()),
+                )
+            })?;
+        if len < expected_len {
+            return Err(RunError::new(path, RunErrorKind::Truncated));
+        }
+        if len > expected_len {
+            return Err(RunError::new(
+                path,
+                RunErrorKind::BadLayout(format!(
+                    "{len} bytes, but the header describes {expected_len}"
+                )),
+            ));
+        }
+        let mut run = Run {
+            path: path.to_path_buf(),
+            header,
+            map,
+            fence: Vec::new(),
+        };
+        if verify == Verify::Full {
+            let sum = xxhash_rust::xxh3::xxh3_64(&run.map[HEADER_LEN..]);
+            if sum != run.header.body_checksum {
+                return Err(RunError::new(
+                    path,
+                    RunErrorKind::ChecksumMismatch(format!(
+                        "body xxh3 is {sum:016x}, the header says {:016x}",
+                        run.header.body_checksum
+                    )),
+                ));
+            }
+            run.check_entries()?;
+        }
+        // lookups jump around: no read-ahead (a hint only, so a failure is harmless)
+        let _ = run.map.advise(Advice::Random);
+        run.fence = run
+            .entries()
+            .iter()
+            .step_by(FENCE_STRIDE)
+            .copied()
+            .collect();
+        Ok(run)
+    }
+
+    /// The file this run was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &RunHeader {
+        &self.header
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> u64 {
+        self.header.entry_count
+    }
+
+    /// Whether the run holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The sorted entries, in place in the map.
+    #[inline]
+    pub fn entries(&self) -> &[u64] {
+        let n = self.header.entry_count as usize;
+        let bytes = &self.map[HEADER_LEN..HEADER_LEN + 8 * n];
+        // SAFETY: the map starts page-aligned and HEADER_LEN is a multiple of 8, so the pointer is
+        // aligned for u64; the length was checked against the file size in `open`; every bit
+        // pattern is a valid u64; the slice borrows `self`, which owns the map.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u64>(), n) }
+    }
+
+    /// The run's Bloom filter, in place in the map.
+    #[inline]
+    pub fn bloom(&self) -> BloomRef<'_> {
+        let off = bloom_offset(self.header.entry_count) as usize;
+        let words = self.header.bloom_blocks as usize * WORDS_PER_BLOCK;
+        let bytes = &self.map[off..off + 8 * words];
+        // SAFETY: as in `entries`: `off` is a multiple of 64 from a page-aligned base, the range
+        // was checked in `open`, and any bits are a valid u64.
+        let words = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u64>(), words) };
+        BloomRef::new(words, self.header.bloom_blocks, self.header.bloom_hashes)
+            .expect("shape checked in open")
+    }
+
+    /// Everything this run says about `key` (nothing if the Bloom filter rejects it).
+    #[inline]
+    pub fn lookup(&self, key: u64) -> Knowledge {
+        if !self.bloom().may_contain(key) {
+            return Knowledge::NONE;
+        }
+        self.search(key)
+    }
+
+    /// Everything this run says about `key`, skipping the Bloom filter.
+    #[inline]
+    pub fn search(&self, key: u64) -> Knowledge {
+        let target = key << 2;
+        let entries = self.entries();
+        let f = self.fence.partition_point(|&e| e < target);
+        let lo = f.saturating_sub(1) * FENCE_STRIDE;
+        let hi = (f * FENCE_STRIDE).min(entries.len());
+        let mut i = lo + entries[lo..hi].partition_point(|&e| e < target);
+        let mut k = Knowledge::NONE;
+        while i < entries.len() && entries[i] >> 2 == key {
+            k = k.with(Entry(entries[i]).value());
+            i += 1;
+        }
+        k
+    }
+
+    /// Checks that entries strictly increase and that no key holds contradicting or redundant
+    /// values (what the writer guarantees).
+    pub fn check_entries(&self) -> Result<(), RunError> {
+        let e = self.entries();
+        let bad = |why: String| RunError::new(&self.path, RunErrorKind::BadEntries(why));
+        if let Some(i) = (1..e.len()).find(|&i| e[i] <= e[i - 1]) {
+            return Err(bad(format!("entry {i} is not above entry {}", i - 1)));
+        }
+        for group in e.chunk_by(|a, b| a >> 2 == b >> 2) {
+            let k = group
+                .iter()
+                .fold(Knowledge::NONE, |k, &x| k.with(Entry(x).value()));
+            let key = group[0] >> 2;
+            match k.normalised() {
+                Err(c) => return Err(bad(format!("key {key:#x} is stored as {c}"))),
+                Ok(norm) if norm != k => {
+                    return Err(bad(format!("key {key:#x} has redundant values")))
+                }
+                Ok(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn header_error(path: &Path, e: HeaderError) -> RunError {
+    let kind = match e {
+        HeaderError::Truncated => RunErrorKind::Truncated,
+        HeaderError::BadMagic => RunErrorKind::BadMagic,
+        HeaderError::NewerFormat { found } => RunErrorKind::NewerFormat { found },
+        HeaderError::Corrupt(why) => RunErrorKind::ChecksumMismatch(format!("header: {why}")),
+    };
+    RunError::new(path, kind)
+}
+
+/// Writes a run of `entries` (strictly increasing, normalised — at most `max_count` of them) to
+/// `dir/name`, atomically: temporary file, fsync, rename, fsync of the directory. Returns the
+/// number of entries written. An `Err` item (a contradiction found by the merge feeding this)
+/// abandons the write: the temporary file is removed and nothing appears under `name`.
+pub fn write_run(
+    dir: &Path,
+    name: &str,
+    id: &Identity,
+    entries: impl IntoIterator<Item = Result<u64, RunErrorKind>>,
+    max_count: u64,
+) -> Result<u64, RunError> {
+    let final_path = dir.join(name);
+    let tmp_path = dir.join(format!(".tmp-{}-{name}", std::process::id()));
+    let result = write_tmp(&tmp_path, id, entries, max_count)
+        .map_err(|mut e| {
+            if matches!(e.kind, RunErrorKind::BadEntries(_)) {
+                e.path = dir.to_path_buf(); // about the data, not the temporary file
+            }
+            e
+        })
+        .and_then(|n| {
+            fs::rename(&tmp_path, &final_path).map_err(|e| RunError::io(&final_path, e))?;
+            sync_dir(dir)?;
+            Ok(n)
+        });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp_path);
+    }
+    result
+}
+
+/// Flushes a directory's entries (the rename) to disk.
+pub fn sync_dir(dir: &Path) -> Result<(), RunError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| RunError::io(dir, e))
+}
+
+fn write_tmp(
+    path: &Path,
+    id: &Identity,
+    entries: impl IntoIterator<Item = Result<u64, RunErrorKind>>,
+    max_count: u64,
+) -> Result<u64, RunError> {
+    let err = |e: io::Error| RunError::io(path, e);
+    let file = File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(err)?;
+    let mut out = io::BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&[0u8; HEADER_LEN]).map_err(err)?;
+    let mut bloom = BloomBuilder::for_keys(max_count);
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut chunk: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut n = 0u64;
+    let mut prev: Option<u64> = None;
+    for e in entries {
+        let e = e.map_err(|kind| RunError::new(path, kind))?;
+        if prev.is_some_and(|p| p >= e) || n >= max_count {
+            return Err(RunError::new(
+                path,
+                RunErrorKind::BadEntries(format!(
+                    "writer given unsorted entries or more than {max_count} (a bug)"
+                )),
+            ));
+        }
+        prev = Some(e);
+        bloom.insert(e >> 2);
+        chunk.extend_from_slice(&e.to_le_bytes());
+        n += 1;
+        if chunk.len() >= 1 << 16 {
+            hasher.update(&chunk);
+            out.write_all(&chunk).map_err(err)?;
+            chunk.clear();
+        }
+    }
+    let pad = (bloom_offset(n) - (HEADER_LEN as u64 + 8 * n)) as usize;
+    chunk.resize(chunk.len() + pad, 0);
+    hasher.update(&chunk);
+    out.write_all(&chunk).map_err(err)?;
+    for block in bloom.words().chunks(1 << 13) {
+        chunk.clear();
+        for w in block {
+            chunk.extend_from_slice(&w.to_le_bytes());
+        }
+        hasher.update(&chunk);
+        out.write_all(&chunk).map_err(err)?;
+    }
+    let header = RunHeader::new(
+        &id.game,
+        &id.variant,
+        id.hash_seed,
+        n,
+        bloom.blocks(),
+        bloom.hashes(),
+        hasher.digest(),
+    );
+    let bytes = header
+        .encode()
+        .map_err(|e| RunError::new(path, RunErrorKind::Io(e)))?;
+    let mut file = out.into_inner().map_err(|e| err(e.into_error()))?;
+    file.seek(SeekFrom::Start(0)).map_err(err)?;
+    file.write_all(&bytes).map_err(err)?;
+    file.sync_all().map_err(err)?;
+    Ok(n)
+}
