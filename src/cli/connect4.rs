@@ -36,6 +36,10 @@ pub struct SolveArgs {
     /// Memory for the transposition table (e.g. 512M, 4G).
     #[arg(long, default_value = "1G")]
     mem: String,
+    /// Keep proven results in this store directory: a repeated or killed-and-restarted solve
+    /// continues from it. Inspect it with `zugzwang table stats|check DIR`.
+    #[arg(long, value_name = "DIR")]
+    table: Option<PathBuf>,
 }
 
 /// Arguments of `analyze connect4`.
@@ -153,6 +157,9 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
         return batch(args, size, file);
     }
     let pos = parse_position(size, &args.moves)?;
+    if let Some(dir) = &args.table {
+        return solve_with_store(args, size, &pos, dir);
+    }
     let table = make_table(&args.mem)?;
     let counter = Arc::new(AtomicU64::new(0));
     let depth = depth_of(args.weak);
@@ -228,6 +235,79 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
             .write_to(dir)
             .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
         eprintln!("record written to {}", path.display());
+    }
+    Ok(0)
+}
+
+/// `solve connect4 --table DIR`: the same solve with the two-layer position store.
+fn solve_with_store(
+    args: &SolveArgs,
+    size: (u32, u32),
+    pos: &Connect4,
+    dir: &std::path::Path,
+) -> Result<i32, CliError> {
+    use zugzwang::store::{Manifest, Store, StoreConfig, StoreError};
+    if args.batch.is_some() || args.record.is_some() {
+        return Err(CliError::BadInput(
+            "--table works with single solves only (not --batch or --record)".into(),
+        ));
+    }
+    let bytes = parse_bytes(&args.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let cfg = StoreConfig {
+        mem_bytes: check_memory_budget(bytes)? as usize,
+        ..StoreConfig::default()
+    };
+    let variant = format!("{}x{}", size.0, size.1);
+    let manifest = Manifest::new("connect4", &variant, &args.moves, 0);
+    // SAFETY: the store directory belongs to this process for the run (README: one solve per
+    // directory at a time, and nothing else writes into it).
+    let store = unsafe { Store::open(dir, &manifest, cfg) }.map_err(|e| match e {
+        StoreError::Foreign { .. } => CliError::BadInput(e.to_string()),
+        _ => CliError::Failed(e.to_string()),
+    })?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let (score, best, nodes) = {
+        let _progress = Progress::start("solving", counter.clone());
+        let mut searcher = Searcher::new(&store).with_progress(&counter);
+        let (score, best) = solve_one(&mut searcher, pos, depth_of(args.weak));
+        (score, best, searcher.nodes)
+    };
+    store
+        .flush()
+        .map_err(|e| CliError::Failed(format!("position store: {e}")))?;
+    let elapsed = start.elapsed();
+    let st = store.stats();
+    let out = Solved {
+        moves: args.moves.clone(),
+        size: variant,
+        score,
+        value: value_word(score),
+        best_moves: best,
+        nodes,
+        micros: elapsed.as_micros() as u64,
+        weak: args.weak,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&out).expect("serialisable"));
+    } else {
+        if args.weak {
+            println!("value:      {} (weak solve: score sign only)", out.value);
+        } else {
+            println!("score:      {score:+}");
+            println!("value:      {}", out.value);
+        }
+        let best_text: Vec<String> = out.best_moves.iter().map(|c| c.to_string()).collect();
+        println!("best moves: {}", best_text.join(" "));
+        println!("nodes:      {nodes}");
+        println!("time:       {:.3} s", elapsed.as_secs_f64());
+        println!(
+            "table:      {}: {} runs, {} entries, {} disk hits",
+            dir.display(),
+            st.runs,
+            st.entries,
+            st.disk_hits
+        );
     }
     Ok(0)
 }

@@ -2,6 +2,7 @@
 
 mod common;
 mod connect4;
+mod table;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +25,11 @@ enum Command {
     Analyze {
         #[command(subcommand)]
         game: AnalyzeGame,
+    },
+    /// Inspect a position store directory (made by `solve ... --table DIR`).
+    Table {
+        #[command(subcommand)]
+        command: table::TableCommand,
     },
 }
 
@@ -54,6 +60,7 @@ pub fn run() -> i32 {
         Command::Analyze {
             game: AnalyzeGame::Connect4(args),
         } => connect4::analyze(&args),
+        Command::Table { command } => table::run(&command),
     };
     match result {
         Ok(code) => code,

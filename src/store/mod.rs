@@ -422,6 +422,15 @@ impl Store {
     }
 }
 
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("dir", &self.disk.as_ref().map(|d| &d.dir))
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
 impl Drop for Store {
     fn drop(&mut self) {
         let _ = self.flush();
@@ -635,5 +644,317 @@ impl Table for Store {
     /// stay true).
     fn clear(&self) {
         self.mem.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entry::Value;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn manifest(variant: &str) -> Manifest {
+        Manifest::new("connect4", variant, "", 0)
+    }
+
+    /// Small buffers and few runs, so that a handful of inserts flushes and merges.
+    fn small() -> StoreConfig {
+        StoreConfig {
+            mem_bytes: 1024,
+            min_work: 0,
+            buffer_entries: 5,
+            flush_every: Duration::from_secs(3600),
+            max_runs: 3,
+            merge_width: 2,
+        }
+    }
+
+    fn open(dir: &Path) -> Store {
+        // SAFETY: a private temporary directory, used by one store at a time.
+        unsafe { Store::open(dir, &manifest("6x5"), small()) }.unwrap()
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// Store bounds `lower <= v <= upper` for key `k`, where v is the key's true score.
+        Insert {
+            k: u64,
+            lo_off: i8,
+            hi_off: i8,
+        },
+        Flush,
+        Compact,
+        Reopen,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (0u64..40, 0i8..4, 0i8..4).prop_map(|(k, lo_off, hi_off)| Op::Insert { k, lo_off, hi_off }),
+            1 => Just(Op::Flush),
+            1 => Just(Op::Compact),
+            1 => Just(Op::Reopen),
+        ]
+    }
+
+    /// The true score of key `k` in the model game: -2..=2, so every value code occurs.
+    fn truth(k: u64) -> i8 {
+        (k % 5) as i8 - 2
+    }
+
+    fn check_against_model(store: &Store, model: &HashMap<u64, Knowledge>) {
+        for k in 0..40u64 {
+            let want = model
+                .get(&k)
+                .copied()
+                .unwrap_or_default()
+                .normalised()
+                .unwrap();
+            let got = store.disk_knowledge(k);
+            assert_eq!(got.normalised().unwrap(), want, "key {k}");
+            // and the probe never claims more than the truth allows
+            if let Some(b) = store.probe(k) {
+                assert!(b.lower <= truth(k) && truth(k) <= b.upper, "key {k}: {b:?}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The store against a HashMap model: after every flush, merge and reopen, the disk
+        /// layer knows exactly what the model says (the normalised union of all inserted
+        /// values), duplicates included.
+        #[test]
+        fn store_matches_a_hashmap_model(ops in proptest::collection::vec(op(), 1..80)) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut store = open(dir.path());
+            let mut model: HashMap<u64, Knowledge> = HashMap::new();
+            for op in ops {
+                match op {
+                    Op::Insert { k, lo_off, hi_off } => {
+                        let v = truth(k);
+                        let b = Bounds { lower: v - lo_off, upper: v + hi_off, best: None };
+                        let (vals, n) = values_from_bounds(b);
+                        let e = model.entry(k).or_default();
+                        for &x in &vals[..n] {
+                            *e = e.with(x);
+                        }
+                        store.store(k, b, 1000);
+                    }
+                    Op::Flush => {
+                        store.flush().unwrap();
+                        check_against_model(&store, &model);
+                    }
+                    Op::Compact => {
+                        store.compact().unwrap();
+                        prop_assert!(store.stats().runs <= 1);
+                        check_against_model(&store, &model);
+                    }
+                    Op::Reopen => {
+                        drop(store);
+                        store = open(dir.path());
+                        check_against_model(&store, &model);
+                    }
+                }
+                prop_assert!(store.error().is_none());
+                prop_assert!(store.stats().runs <= 4);
+            }
+            store.flush().unwrap();
+            check_against_model(&store, &model);
+            for (_, path) in run_files(dir.path()).unwrap() {
+                // SAFETY: as in `open`.
+                let run = unsafe { Run::open(&path, None, Verify::Full) };
+                prop_assert!(run.is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn contradictions_are_reported_not_resolved() {
+        let win = Bounds {
+            lower: 1,
+            upper: 5,
+            best: None,
+        };
+        let draw_at_most = Bounds {
+            lower: -5,
+            upper: 0,
+            best: None,
+        };
+        // within one buffer
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(7, win, 1000);
+        store.store(7, draw_at_most, 1000);
+        let err = store.flush().unwrap_err();
+        assert!(err.to_string().contains("0x7"), "{err}");
+        drop(store);
+        // between the disk and a new result
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(9, win, 1000);
+        store.flush().unwrap();
+        store.memory().clear();
+        store.store(9, draw_at_most, 1000);
+        let err = store.flush().unwrap_err();
+        assert!(matches!(err, StoreError::Conflict(..)), "{err}");
+        assert!(err.to_string().contains("0x9"), "{err}");
+    }
+
+    #[test]
+    fn a_directory_for_another_size_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(
+            3,
+            Bounds {
+                lower: 1,
+                upper: 5,
+                best: None,
+            },
+            1000,
+        );
+        drop(store);
+        // SAFETY: as in `open`.
+        let err = unsafe { Store::open(dir.path(), &manifest("7x6"), small()) }.unwrap_err();
+        assert!(matches!(err, StoreError::Foreign { .. }));
+        let line = err.to_string();
+        assert!(
+            line.contains("6x5") && line.contains("7x6") && !line.contains('\n'),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_run_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        for k in 0..20 {
+            store.store(
+                k,
+                Bounds {
+                    lower: 1,
+                    upper: 5,
+                    best: None,
+                },
+                1000,
+            );
+        }
+        drop(store);
+        let (_, path) = run_files(dir.path()).unwrap().pop().unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        let mid = table::bloom_offset(1) as usize - 16;
+        bytes[mid] ^= 0xff;
+        fs::write(&path, &bytes).unwrap();
+        // SAFETY: as in `open`.
+        let err = unsafe { Store::open(dir.path(), &manifest("6x5"), small()) }.unwrap_err();
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            bytes,
+            "the refused file is untouched"
+        );
+    }
+
+    #[test]
+    fn values_survive_for_every_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = StoreConfig {
+            min_work: 100,
+            ..small()
+        };
+        // SAFETY: as in `open`.
+        let store = unsafe { Store::open(dir.path(), &manifest("6x5"), cfg) }.unwrap();
+        let cases = [
+            (
+                1u64,
+                Bounds {
+                    lower: 2,
+                    upper: 9,
+                    best: None,
+                },
+                Value::Win,
+            ),
+            (
+                2,
+                Bounds {
+                    lower: -9,
+                    upper: -3,
+                    best: None,
+                },
+                Value::Loss,
+            ),
+            (
+                3,
+                Bounds {
+                    lower: 0,
+                    upper: 4,
+                    best: None,
+                },
+                Value::AtLeastDraw,
+            ),
+            (
+                4,
+                Bounds {
+                    lower: -4,
+                    upper: 0,
+                    best: None,
+                },
+                Value::AtMostDraw,
+            ),
+        ];
+        for (k, b, _) in cases {
+            store.store(k, b, 1000);
+        }
+        store.store(
+            5,
+            Bounds {
+                lower: 0,
+                upper: 0,
+                best: None,
+            },
+            1000,
+        );
+        store.store(
+            6,
+            Bounds {
+                lower: -1,
+                upper: 1,
+                best: None,
+            },
+            1000,
+        );
+        store.store(
+            7,
+            Bounds {
+                lower: 5,
+                upper: 5,
+                best: None,
+            },
+            10,
+        ); // too cheap for disk
+        drop(store);
+        let store = open(dir.path());
+        for (k, _, v) in cases {
+            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(v));
+        }
+        let draw = Knowledge::NONE
+            .with(Value::AtLeastDraw)
+            .with(Value::AtMostDraw);
+        assert_eq!(store.disk_knowledge(5), draw);
+        assert_eq!(
+            store.probe(5),
+            Some(Bounds {
+                lower: 0,
+                upper: 0,
+                best: None
+            })
+        );
+        assert!(store.disk_knowledge(6).is_empty());
+        assert_eq!(store.probe(7), None);
     }
 }

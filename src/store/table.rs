@@ -140,7 +140,7 @@ pub enum Verify {
 }
 
 /// Byte offset of the Bloom filter in a file of `n` entries.
-fn bloom_offset(n: u64) -> u64 {
+pub(crate) fn bloom_offset(n: u64) -> u64 {
     (HEADER_LEN as u64 + 8 * n).div_ceil(64) * 64
 }
 
@@ -484,4 +484,141 @@ fn write_tmp(
     file.write_all(&bytes).map_err(err)?;
     file.sync_all().map_err(err)?;
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::entry::Value;
+
+    fn id(game: &str) -> Identity {
+        Identity {
+            game: game.into(),
+            variant: "6x5".into(),
+            hash_seed: 0,
+        }
+    }
+
+    /// A run of 10,000 entries in a fresh directory.
+    fn sample(dir: &Path) -> PathBuf {
+        let entries: Vec<u64> = (0..10_000u64)
+            .map(|k| Entry::new(k * 3, Value::from_code(k)).0)
+            .collect();
+        let n = entries.len() as u64;
+        write_run(
+            dir,
+            "run-0000000001.zzr",
+            &id("connect4"),
+            entries.into_iter().map(Ok),
+            n,
+        )
+        .unwrap();
+        dir.join("run-0000000001.zzr")
+    }
+
+    fn open(path: &Path, game: &str) -> Result<Run, RunErrorKind> {
+        // SAFETY: test files in a private temporary directory.
+        unsafe { Run::open(path, Some(&id(game)), Verify::Full) }.map_err(|e| {
+            assert_eq!(e.path, path, "the error names the file");
+            assert!(!e.to_string().contains('\n'), "one line");
+            e.kind
+        })
+    }
+
+    #[test]
+    fn writes_and_finds_every_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let run = open(&path, "connect4").unwrap();
+        assert_eq!(run.len(), 10_000);
+        for k in 0..10_000u64 {
+            let got = run.lookup(k * 3);
+            assert_eq!(got, Knowledge::NONE.with(Value::from_code(k)));
+            assert!(run.lookup(k * 3 + 1).is_empty());
+        }
+        // no temporary file is left behind
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn every_kind_of_damage_gives_its_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let good = fs::read(&path).unwrap();
+
+        // a flipped byte in the body, in the Bloom filter, in the header
+        for at in [HEADER_LEN + 8 * 5000 + 3, good.len() - 7] {
+            let mut b = good.clone();
+            b[at] ^= 0x10;
+            fs::write(&path, &b).unwrap();
+            assert!(matches!(
+                open(&path, "connect4"),
+                Err(RunErrorKind::ChecksumMismatch(_))
+            ));
+        }
+        let mut b = good.clone();
+        b[40] ^= 0x01;
+        fs::write(&path, &b).unwrap();
+        assert!(matches!(
+            open(&path, "connect4"),
+            Err(RunErrorKind::ChecksumMismatch(_))
+        ));
+
+        // truncation: anywhere, including inside the header
+        for len in [good.len() - 1, HEADER_LEN + 100, 100, 0] {
+            fs::write(&path, &good[..len]).unwrap();
+            let got = open(&path, "connect4");
+            assert_eq!(got.unwrap_err(), RunErrorKind::Truncated, "length {len}");
+        }
+        // bytes appended
+        let mut b = good.clone();
+        b.extend_from_slice(&[0; 64]);
+        fs::write(&path, &b).unwrap();
+        assert!(matches!(
+            open(&path, "connect4"),
+            Err(RunErrorKind::BadLayout(_))
+        ));
+
+        // wrong magic
+        let mut b = good.clone();
+        b[..4].copy_from_slice(b"JUNK");
+        fs::write(&path, &b).unwrap();
+        assert_eq!(open(&path, "connect4").unwrap_err(), RunErrorKind::BadMagic);
+
+        // foreign game
+        fs::write(&path, &good).unwrap();
+        assert!(matches!(
+            open(&path, "sogo"),
+            Err(RunErrorKind::ForeignGame { .. })
+        ));
+
+        // newer format
+        let mut h = RunHeader::decode(&good).unwrap();
+        h.version += 1;
+        let mut b = good.clone();
+        b[..HEADER_LEN].copy_from_slice(&h.encode().unwrap());
+        fs::write(&path, &b).unwrap();
+        assert_eq!(
+            open(&path, "connect4").unwrap_err(),
+            RunErrorKind::NewerFormat { found: h.version }
+        );
+
+        // and the intact file still opens
+        fs::write(&path, &good).unwrap();
+        assert!(open(&path, "connect4").is_ok());
+    }
+
+    #[test]
+    fn a_contradiction_fed_to_the_writer_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let items = vec![
+            Ok(Entry::new(1, Value::Win).0),
+            Err(RunErrorKind::BadEntries("conflict".into())),
+        ];
+        let err =
+            write_run(dir.path(), "run-0000000001.zzr", &id("connect4"), items, 2).unwrap_err();
+        assert_eq!(err.path, dir.path());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 }
