@@ -136,10 +136,9 @@ impl RunHeader {
     /// Reads a header from the start of a file's bytes, checking in this order: length, magic,
     /// version, then decoding and the header's own checksum.
     pub fn decode(bytes: &[u8]) -> Result<RunHeader, HeaderError> {
-        if bytes.len() < MAGIC.len() {
-            return Err(HeaderError::Truncated);
-        }
-        if bytes[..MAGIC.len()] != MAGIC {
+        // what there is of the magic must match; a short file that starts right is truncated
+        let m = bytes.len().min(MAGIC.len());
+        if bytes[..m] != MAGIC[..m] {
             return Err(HeaderError::BadMagic);
         }
         if bytes.len() < HEADER_LEN {
@@ -198,6 +197,8 @@ mod tests {
             Err(HeaderError::Truncated)
         );
         assert_eq!(RunHeader::decode(&bytes[..3]), Err(HeaderError::Truncated));
+        assert_eq!(RunHeader::decode(&[]), Err(HeaderError::Truncated));
+        assert_eq!(RunHeader::decode(b"junk\n"), Err(HeaderError::BadMagic));
         let mut bad = bytes;
         bad[0] ^= 1;
         assert_eq!(RunHeader::decode(&bad), Err(HeaderError::BadMagic));

@@ -192,7 +192,7 @@ impl Default for StoreConfig {
             mem_bytes: 1 << 30,
             min_work: 64,
             buffer_entries: 4 << 20,
-            flush_every: Duration::from_secs(10),
+            flush_every: Duration::from_secs(5),
             max_runs: 8,
             merge_width: 4,
         }
