@@ -39,6 +39,17 @@ fn locate(key: u64, blocks: u64) -> (usize, u64) {
     (block, h2)
 }
 
+/// Whether all `K` probe bits taken from `h` are set in the block.
+#[inline(always)]
+fn test_bits<const K: usize>(words: &[u64; WORDS_PER_BLOCK], h: u64) -> bool {
+    let mut missing = 0u64;
+    for i in 0..K {
+        let bit = (h >> (9 * i)) & 511;
+        missing |= !(words[(bit >> 6) as usize] >> (bit & 63)) & 1;
+    }
+    missing == 0
+}
+
 /// Blocks needed for `keys` keys at `bits_per_key` (at least one).
 pub fn blocks_for(keys: u64, bits_per_key: u64) -> u64 {
     (keys.saturating_mul(bits_per_key)).div_ceil(512).max(1)
@@ -129,17 +140,42 @@ impl<'a> BloomRef<'a> {
         })
     }
 
+    /// A view whose shape the caller has already validated with [`BloomRef::new`] (a run checks
+    /// it once when it is opened). A wrong shape gives wrong answers or a panic, never UB.
+    #[inline]
+    pub fn new_unchecked(words: &'a [u64], blocks: u64, hashes: u32) -> Self {
+        debug_assert!(Self::new(words, blocks, hashes).is_some());
+        BloomRef {
+            words,
+            blocks,
+            hashes,
+        }
+    }
+
     /// False: the key is certainly absent. True: it may be present.
+    ///
+    /// Branch-free: every probe's bit is folded into one `missing` word. An early exit per probe
+    /// would branch on data still on its way from memory; each mispredicted branch then stalls
+    /// the CPU for a full memory latency and stops it from overlapping the next lookups.
     #[inline]
     pub fn may_contain(&self, key: u64) -> bool {
         let (block, h) = locate(key, self.blocks);
-        let base = block * WORDS_PER_BLOCK;
-        let mut ok = true;
-        for i in 0..self.hashes {
-            let bit = (h >> (9 * i)) & 511;
-            ok &= self.words[base + (bit >> 6) as usize] & (1 << (bit & 63)) != 0;
+        let words: &[u64; WORDS_PER_BLOCK] = self.words
+            [block * WORDS_PER_BLOCK..(block + 1) * WORDS_PER_BLOCK]
+            .try_into()
+            .expect("a block is 8 words");
+        if self.hashes == DEFAULT_HASHES {
+            // the common shape, unrolled: fewer instructions per lookup let the CPU keep more
+            // lookups' memory reads in flight at once
+            test_bits::<{ DEFAULT_HASHES as usize }>(words, h)
+        } else {
+            let mut missing = 0u64;
+            for i in 0..self.hashes {
+                let bit = (h >> (9 * i)) & 511;
+                missing |= !(words[(bit >> 6) as usize] >> (bit & 63)) & 1;
+            }
+            missing == 0
         }
-        ok
     }
 
     /// Size of the filter in bits.
