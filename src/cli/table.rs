@@ -274,3 +274,97 @@ fn direct_connect4(runs: &[Run], w: u32, h: u32, max_empty: u32, mem: usize) -> 
     );
     failures
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zugzwang::search::{Depth, Searcher};
+    use zugzwang::store::{Store, StoreConfig};
+
+    /// A small 5x4 table solved through the store.
+    fn build(dir: &Path) {
+        let m = Manifest::new("connect4", "5x4", "", 0);
+        let cfg = StoreConfig {
+            mem_bytes: 1 << 20,
+            min_work: 8,
+            ..StoreConfig::default()
+        };
+        // SAFETY: a private temporary directory.
+        let store = unsafe { Store::open(dir, &m, cfg) }.unwrap();
+        let pos = Connect4::new(5, 4).unwrap();
+        Searcher::new(&store).solve(&pos, Depth::Strong).unwrap();
+        store.flush().unwrap();
+    }
+
+    fn check(dir: &Path) -> Result<i32, CliError> {
+        check_dir(&CheckArgs {
+            dir: dir.to_path_buf(),
+            direct_max_empty: 20,
+            max_positions: 0,
+            mem: "16M".into(),
+        })
+    }
+
+    #[test]
+    fn check_passes_a_good_table_and_fails_a_damaged_or_lying_one() {
+        let dir = tempfile::tempdir().unwrap();
+        build(dir.path());
+        assert_eq!(check(dir.path()).unwrap(), 0);
+        assert_eq!(
+            stats(&StatsArgs {
+                dir: dir.path().to_path_buf()
+            })
+            .unwrap(),
+            0
+        );
+
+        // a run that lies: every stored value flipped to its opposite, written as a valid run
+        let (_, path) = run_files(dir.path()).unwrap().pop().unwrap();
+        // SAFETY: nothing else uses the directory.
+        let run = unsafe { Run::open(&path, None, Verify::Full) }.unwrap();
+        let mut lies: Vec<u64> = run
+            .entries()
+            .iter()
+            .map(|&e| Entry::new(e >> 2, Entry(e).value().negated()).0)
+            .collect();
+        lies.sort_unstable();
+        let n = lies.len() as u64;
+        let id = run.header().clone();
+        drop(run);
+        let liar = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            dir.path().join("manifest.json"),
+            liar.path().join("manifest.json"),
+        )
+        .unwrap();
+        let ident = zugzwang::store::table::Identity {
+            game: id.game,
+            variant: id.variant,
+            hash_seed: id.hash_seed,
+        };
+        zugzwang::store::table::write_run(
+            liar.path(),
+            "run-0000000001.zzr",
+            &ident,
+            lies.into_iter().map(Ok),
+            n,
+        )
+        .unwrap();
+        assert_eq!(check(liar.path()).unwrap(), 1);
+
+        // a flipped byte
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(check(dir.path()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_directory_without_manifest_is_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = check(dir.path()).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("no manifest.json"));
+    }
+}
