@@ -184,6 +184,9 @@ pub struct StoreConfig {
     pub max_runs: usize,
     /// How many of the smallest runs one merge combines.
     pub merge_width: usize,
+    /// Merge on a background thread, so that the search does not wait for it. A merge still
+    /// runs synchronously when runs pile up past four times `max_runs` (back-pressure).
+    pub background_merge: bool,
 }
 
 impl Default for StoreConfig {
@@ -195,6 +198,7 @@ impl Default for StoreConfig {
             flush_every: Duration::from_secs(5),
             max_runs: 8,
             merge_width: 4,
+            background_merge: true,
         }
     }
 }
@@ -217,7 +221,7 @@ pub struct StoreStats {
 /// The two-layer position store (see the module documentation).
 pub struct Store {
     mem: MemoryTable,
-    disk: Option<Disk>,
+    disk: Option<Arc<Disk>>,
 }
 
 struct Pending {
@@ -234,6 +238,9 @@ struct Disk {
     next_seq: AtomicU64,
     failed: AtomicBool,
     error: Mutex<Option<StoreError>>,
+    /// The background merge thread, if one was started and not yet joined.
+    merger: Mutex<Option<std::thread::JoinHandle<()>>>,
+    merging: AtomicBool,
     hits: AtomicU64,
     flushed: AtomicU64,
     merges: AtomicU64,
@@ -340,7 +347,7 @@ impl Store {
         let next = files.last().map_or(1, |(s, _)| s + 1);
         Ok(Store {
             mem: MemoryTable::with_bytes(cfg.mem_bytes),
-            disk: Some(Disk {
+            disk: Some(Arc::new(Disk {
                 dir: dir.to_path_buf(),
                 id,
                 cfg,
@@ -352,10 +359,12 @@ impl Store {
                 next_seq: AtomicU64::new(next),
                 failed: AtomicBool::new(false),
                 error: Mutex::new(None),
+                merger: Mutex::new(None),
+                merging: AtomicBool::new(false),
                 hits: AtomicU64::new(0),
                 flushed: AtomicU64::new(0),
                 merges: AtomicU64::new(0),
-            }),
+            })),
         })
     }
 
@@ -387,11 +396,19 @@ impl Store {
         }
     }
 
+    /// Waits for a background merge, if one is running.
+    pub fn wait_for_merges(&self) {
+        if let Some(d) = &self.disk {
+            d.join_merger();
+        }
+    }
+
     /// Merges all runs into one now.
     pub fn compact(&self) -> Result<(), StoreError> {
         let Some(d) = &self.disk else { return Ok(()) };
         self.flush()?;
         let _p = d.pending.lock().expect("store lock poisoned");
+        d.join_merger();
         let n = d.runs.read().expect("store lock poisoned").len();
         if n > 1 {
             d.merge_smallest(n)?;
@@ -434,6 +451,7 @@ impl fmt::Debug for Store {
 impl Drop for Store {
     fn drop(&mut self) {
         let _ = self.flush();
+        self.wait_for_merges();
     }
 }
 
@@ -468,7 +486,47 @@ impl Disk {
         ));
     }
 
-    fn add(&self, key: u64, bounds: Bounds) {
+    fn join_merger(&self) {
+        let handle = self.merger.lock().expect("store lock poisoned").take();
+        if let Some(h) = handle {
+            if h.join().is_err() {
+                self.fail(StoreError::Io(
+                    self.dir.clone(),
+                    "the merge thread panicked".into(),
+                ));
+            }
+        }
+    }
+
+    /// Starts a merge of the smallest runs: in the background unless disabled or unless runs
+    /// have piled up (then the caller waits, which slows the producer down to the merge rate).
+    fn maybe_merge(self: &Arc<Self>, count: usize) -> Result<(), StoreError> {
+        let width = self.cfg.merge_width.max(2);
+        if !self.cfg.background_merge || count > 4 * self.cfg.max_runs {
+            self.join_merger();
+            return self.merge_smallest(width);
+        }
+        if self.merging.swap(true, Ordering::AcqRel) {
+            return Ok(()); // one is running; the next flush will look again
+        }
+        self.join_merger(); // reap the previous, finished thread
+        let me = Arc::clone(self);
+        let handle = std::thread::Builder::new()
+            .name("store-merge".into())
+            .spawn(move || {
+                if let Err(e) = me.merge_smallest(width) {
+                    me.fail(e);
+                }
+                me.merging.store(false, Ordering::Release);
+            })
+            .map_err(|e| {
+                StoreError::Io(self.dir.clone(), format!("starting a merge thread: {e}"))
+            })?;
+        *self.merger.lock().expect("store lock poisoned") = Some(handle);
+        Ok(())
+    }
+
+    fn add(self: &Arc<Self>, key: u64, bounds: Bounds) {
         if self.failed.load(Ordering::Relaxed) {
             return;
         }
@@ -498,7 +556,7 @@ impl Disk {
     }
 
     /// Sorts the buffer, drops what the disk already says, and writes the rest as a new run.
-    fn flush_locked(&self, p: &mut Pending) -> Result<(), StoreError> {
+    fn flush_locked(self: &Arc<Self>, p: &mut Pending) -> Result<(), StoreError> {
         p.last_flush = Instant::now();
         if p.buf.is_empty() {
             return Ok(());
@@ -553,7 +611,7 @@ impl Disk {
             runs.len()
         };
         if count > self.cfg.max_runs {
-            self.merge_smallest(self.cfg.merge_width.max(2))?;
+            self.maybe_merge(count)?;
         }
         Ok(())
     }
@@ -667,6 +725,7 @@ mod tests {
             flush_every: Duration::from_secs(3600),
             max_runs: 3,
             merge_width: 2,
+            background_merge: true,
         }
     }
 
@@ -757,7 +816,8 @@ mod tests {
                     }
                 }
                 prop_assert!(store.error().is_none());
-                prop_assert!(store.stats().runs <= 4);
+                // background merges may lag; back-pressure bounds the pile-up
+                prop_assert!(store.stats().runs <= 4 * 3 + 1);
             }
             store.flush().unwrap();
             check_against_model(&store, &model);
@@ -767,6 +827,31 @@ mod tests {
                 prop_assert!(run.is_ok());
             }
         }
+    }
+
+    #[test]
+    fn background_merges_keep_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        let win = Bounds {
+            lower: 1,
+            upper: 5,
+            best: None,
+        };
+        for k in 0..400u64 {
+            store.store(k, win, 1000); // a flush every 5 entries, a merge past 3 runs
+        }
+        store.flush().unwrap();
+        store.wait_for_merges();
+        let st = store.stats();
+        assert!(st.merges > 0, "{st:?}");
+        assert_eq!(st.entries, 400, "{st:?}");
+        for k in 0..400u64 {
+            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(Value::Win));
+        }
+        assert!(store.error().is_none());
+        // files on disk are exactly the runs the store knows
+        assert_eq!(run_files(dir.path()).unwrap().len() as u64, st.runs);
     }
 
     #[test]

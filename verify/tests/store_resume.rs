@@ -29,6 +29,7 @@ fn config() -> StoreConfig {
         flush_every: Duration::from_millis(100),
         max_runs: 4,
         merge_width: 3,
+        background_merge: true,
     }
 }
 
