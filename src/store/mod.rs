@@ -24,6 +24,7 @@ pub mod check;
 pub mod entry;
 pub mod header;
 pub mod merge;
+pub mod resident;
 pub mod table;
 
 use crate::search::{Bounds, MemoryTable, Table};

@@ -20,10 +20,9 @@
 //! Bloom cache line and about two pages however large the run is.
 //!
 //! The Bloom filter (1.4 bytes per entry) and the fence (1/64 byte per entry) are copied into
-//! memory that asks the kernel for 2 MiB pages ([`Resident`]): a random probe into a 137 MB
-//! filter otherwise pays a TLB miss on top of its cache miss, which on a virtual machine costs
-//! more than the miss itself (measured: 40 ns vs 11 ns per independent random read). Only the
-//! entries stay memory-mapped and are read from disk on demand.
+//! memory that asks the kernel for 2 MiB pages ([`super::resident`]): a random probe into a
+//! 137 MB filter otherwise pays a TLB miss on top of its cache miss. Only the entries stay
+//! memory-mapped and are read from disk on demand.
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("run files are read in place as little-endian u64 words");
@@ -31,7 +30,8 @@ compile_error!("run files are read in place as little-endian u64 words");
 use super::bloom::{BloomBuilder, BloomRef, WORDS_PER_BLOCK};
 use super::entry::{Entry, Knowledge};
 use super::header::{HeaderError, RunHeader, HEADER_LEN};
-use memmap2::{Advice, Mmap, MmapMut};
+use super::resident::HugeWords;
+use memmap2::{Advice, Mmap};
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -145,43 +145,6 @@ pub enum Verify {
     Full,
 }
 
-/// `u64` words held in anonymous memory that asks for transparent huge pages (see the module
-/// documentation); read-only once filled.
-struct Resident {
-    map: Option<Mmap>,
-    len: usize,
-}
-
-impl Resident {
-    /// `len` words filled by `fill`.
-    fn new(len: usize, fill: impl FnOnce(&mut [u64])) -> io::Result<Resident> {
-        if len == 0 {
-            return Ok(Resident { map: None, len });
-        }
-        let mut m = MmapMut::map_anon(len * 8)?;
-        // a hint: without huge pages everything still works, only slower
-        #[cfg(target_os = "linux")]
-        let _ = m.advise(Advice::HugePage);
-        // SAFETY: an anonymous mapping is page-aligned (so aligned for u64), `len * 8` bytes
-        // long, zero-initialised (a valid u64 pattern), and exclusively borrowed here.
-        let words = unsafe { std::slice::from_raw_parts_mut(m.as_mut_ptr().cast::<u64>(), len) };
-        fill(words);
-        Ok(Resident {
-            map: Some(m.make_read_only()?),
-            len,
-        })
-    }
-
-    #[inline]
-    fn words(&self) -> &[u64] {
-        match &self.map {
-            None => &[],
-            // SAFETY: as in `new`; the mapping lives as long as `self` and is never written again.
-            Some(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<u64>(), self.len) },
-        }
-    }
-}
-
 /// Byte offset of the Bloom filter in a file of `n` entries.
 pub(crate) fn bloom_offset(n: u64) -> u64 {
     (HEADER_LEN as u64 + 8 * n).div_ceil(64) * 64
@@ -192,8 +155,8 @@ pub struct Run {
     path: PathBuf,
     header: RunHeader,
     map: Mmap,
-    fence: Resident,
-    bloom: Resident,
+    fence: HugeWords,
+    bloom: HugeWords,
 }
 
 impl fmt::Debug for Run {
@@ -286,8 +249,8 @@ impl Run {
             path: path.to_path_buf(),
             header,
             map,
-            fence: Resident { map: None, len: 0 },
-            bloom: Resident { map: None, len: 0 },
+            fence: HugeWords::zeroed(0).map_err(|e| RunError::io(path, e))?,
+            bloom: HugeWords::zeroed(0).map_err(|e| RunError::io(path, e))?,
         };
         if verify == Verify::Full {
             let sum = xxhash_rust::xxh3::xxh3_64(&run.map[HEADER_LEN..]);
@@ -306,14 +269,19 @@ impl Run {
         let _ = run.map.advise(Advice::Random);
         let io = |e: io::Error| RunError::io(path, e);
         let entries = run.entries();
-        run.fence = Resident::new(entries.len().div_ceil(FENCE_STRIDE), |w| {
-            for (dst, &e) in w.iter_mut().zip(entries.iter().step_by(FENCE_STRIDE)) {
-                *dst = e;
-            }
-        })
-        .map_err(io)?;
+        let mut fence = HugeWords::zeroed(entries.len().div_ceil(FENCE_STRIDE)).map_err(io)?;
+        for (dst, &e) in fence
+            .as_mut_slice()
+            .iter_mut()
+            .zip(entries.iter().step_by(FENCE_STRIDE))
+        {
+            *dst = e;
+        }
         let mapped = run.mapped_bloom_words();
-        run.bloom = Resident::new(mapped.len(), |w| w.copy_from_slice(mapped)).map_err(io)?;
+        let mut bloom = HugeWords::zeroed(mapped.len()).map_err(io)?;
+        bloom.as_mut_slice().copy_from_slice(mapped);
+        run.fence = fence;
+        run.bloom = bloom;
         Ok(run)
     }
 
@@ -367,7 +335,7 @@ impl Run {
     #[inline]
     pub fn bloom(&self) -> BloomRef<'_> {
         BloomRef::new(
-            self.bloom.words(),
+            self.bloom.as_slice(),
             self.header.bloom_blocks,
             self.header.bloom_hashes,
         )
@@ -377,14 +345,14 @@ impl Run {
     /// Bytes of memory this run keeps resident (Bloom filter and fence), besides the mapped
     /// entries the kernel pages in and out.
     pub fn resident_bytes(&self) -> u64 {
-        8 * (self.bloom.len + self.fence.len) as u64
+        8 * (self.bloom.len() + self.fence.len()) as u64
     }
 
     /// Everything this run says about `key` (nothing if the Bloom filter rejects it).
     #[inline]
     pub fn lookup(&self, key: u64) -> Knowledge {
         let bloom = BloomRef::new_unchecked(
-            self.bloom.words(),
+            self.bloom.as_slice(),
             self.header.bloom_blocks,
             self.header.bloom_hashes,
         );
@@ -425,7 +393,7 @@ impl Run {
     /// (Connect Four bitboards) only cost the galloping's logarithmic steps.
     #[inline]
     fn first_at_least(&self, entries: &[u64], target: u64) -> usize {
-        let f = self.fence.words().partition_point(|&e| e < target);
+        let f = self.fence.as_slice().partition_point(|&e| e < target);
         if f == 0 {
             return 0;
         }
