@@ -10,4 +10,5 @@
 pub mod game;
 pub mod record;
 pub mod search;
+pub mod store;
 pub mod threats;

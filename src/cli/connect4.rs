@@ -42,6 +42,10 @@ pub struct SolveArgs {
     /// Search threads sharing the table (0 = one per core). The value never depends on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Keep proven results in this store directory: a repeated or killed-and-restarted solve
+    /// continues from it. Inspect it with `zugzwang table stats|check DIR`.
+    #[arg(long, value_name = "DIR")]
+    table: Option<PathBuf>,
 }
 
 /// Arguments of `analyze connect4`.
@@ -147,21 +151,85 @@ fn print_probes(probes: &[Probe]) {
 pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
     let size = parse_size(&args.size)?;
     if let Some(file) = &args.batch {
+        if args.table.is_some() {
+            return Err(CliError::BadInput(
+                "--table works with single solves, not with --batch".into(),
+            ));
+        }
         return batch(args, size, file);
     }
     let pos = parse_position(size, &args.moves)?;
-    let table = make_table(&args.mem)?;
+    match &args.table {
+        None => {
+            let table = make_table(&args.mem)?;
+            solve_and_report(args, size, &pos, &table, table.bytes() as u64)
+        }
+        Some(dir) => {
+            let (store, bytes) = open_store(args, size, dir)?;
+            let code = solve_and_report(args, size, &pos, &store, bytes)?;
+            store
+                .flush()
+                .map_err(|e| CliError::Failed(format!("position store: {e}")))?;
+            let st = store.stats();
+            if !args.json {
+                println!(
+                    "table:      {}: {} runs, {} entries, {} disk hits",
+                    dir.display(),
+                    st.runs,
+                    st.entries,
+                    st.disk_hits
+                );
+            }
+            Ok(code)
+        }
+    }
+}
+
+/// Opens (or creates) the position store of `solve connect4 --table DIR`; returns it with the
+/// bytes of its memory layer.
+fn open_store(
+    args: &SolveArgs,
+    size: (u32, u32),
+    dir: &std::path::Path,
+) -> Result<(zugzwang::store::Store, u64), CliError> {
+    use zugzwang::store::{Manifest, Store, StoreConfig, StoreError};
+    let bytes = parse_bytes(&args.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let cfg = StoreConfig {
+        mem_bytes: check_memory_budget(bytes)? as usize,
+        ..StoreConfig::default()
+    };
+    let mem_bytes = cfg.mem_bytes as u64;
+    let variant = format!("{}x{}", size.0, size.1);
+    let manifest = Manifest::new("connect4", &variant, &args.moves, 0);
+    // SAFETY: the store directory belongs to this process for the run (README: one solve per
+    // directory at a time, and nothing else writes into it).
+    let store = unsafe { Store::open(dir, &manifest, cfg) }.map_err(|e| match e {
+        StoreError::Foreign { .. } => CliError::BadInput(e.to_string()),
+        _ => CliError::Failed(e.to_string()),
+    })?;
+    Ok((store, mem_bytes))
+}
+
+/// Solves one position on `table` (memory table or position store), prints the answer and
+/// writes the record if asked.
+fn solve_and_report<T: Table>(
+    args: &SolveArgs,
+    size: (u32, u32),
+    pos: &Connect4,
+    table: &T,
+    table_bytes: u64,
+) -> Result<i32, CliError> {
     let counter = Arc::new(AtomicU64::new(0));
     let depth = depth_of(args.weak);
     let start = Instant::now();
     let cpu0 = record::process_cpu_seconds();
-    let solver = ParallelSolver::new(&table, args.threads)
+    let solver = ParallelSolver::new(table, args.threads)
         .map_err(CliError::Failed)?
         .with_progress(&counter);
     let threads = solver.threads();
     let solved = {
         let _progress = Progress::start("solving", counter.clone());
-        solver.solve(&pos, depth)
+        solver.solve(pos, depth)
     };
     if args.verbose {
         print_probes(&solved.probes);
@@ -205,7 +273,7 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
         let secs = elapsed.as_secs_f64();
         println!("nodes:      {nodes}");
         println!(
-            "time:       {secs:.3} s ({:.2} M nodes/s)",
+            "time:       {secs:.3} s ({:.2} M nodes/s, {threads} threads)",
             nodes as f64 / secs.max(1e-9) / 1e6
         );
     }
@@ -226,7 +294,7 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
             wall_seconds: elapsed.as_secs_f64(),
             cpu_seconds: cpu,
             threads,
-            table_bytes: table.bytes() as u64,
+            table_bytes,
             machine: record::machine_description(),
             version: env!("CARGO_PKG_VERSION").into(),
             commit: record::git_commit(),

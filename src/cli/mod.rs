@@ -3,6 +3,7 @@
 mod common;
 mod connect4;
 mod runs;
+mod table;
 
 use clap::{Parser, Subcommand};
 
@@ -28,6 +29,11 @@ enum Command {
     },
     /// Print the results table (markdown) from the solve records in a directory.
     Runs(runs::RunsArgs),
+    /// Inspect a position store directory (made by `solve ... --table DIR`).
+    Table {
+        #[command(subcommand)]
+        command: table::TableCommand,
+    },
 }
 
 #[derive(Subcommand)]
@@ -58,6 +64,7 @@ pub fn run() -> i32 {
             game: AnalyzeGame::Connect4(args),
         } => connect4::analyze(&args),
         Command::Runs(args) => runs::runs(&args),
+        Command::Table { command } => table::run(&command),
     };
     match result {
         Ok(code) => code,

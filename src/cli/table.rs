@@ -1,0 +1,370 @@
+//! `zugzwang table stats DIR` and `zugzwang table check DIR`: look into a position store.
+
+use super::common::{human_bytes, parse_bytes, CliError};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use zugzwang::game::Connect4;
+use zugzwang::search::MemoryTable;
+use zugzwang::store::check::{self, CheckReport};
+use zugzwang::store::entry::{Entry, Knowledge, Value};
+use zugzwang::store::merge::{KMerge, Normalised};
+use zugzwang::store::table::{Run, Verify};
+use zugzwang::store::{run_files, Manifest};
+
+/// `table` subcommands.
+#[derive(Subcommand)]
+pub enum TableCommand {
+    /// Runs, entries, bytes per entry, Bloom filter quality, value histogram, checksums.
+    Stats(StatsArgs),
+    /// Verify checksums, sort order, and that every stored value is justified.
+    Check(CheckArgs),
+}
+
+/// Arguments of `table stats`.
+#[derive(Args)]
+pub struct StatsArgs {
+    /// The store directory (made by `solve ... --table DIR`).
+    dir: PathBuf,
+}
+
+/// Arguments of `table check`.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The store directory.
+    dir: PathBuf,
+    /// Connect Four: also solve directly every stored position with at most this many empty
+    /// cells (keys are exact there, so entries decode back to positions). 0 = skip.
+    #[arg(long, default_value_t = 16)]
+    direct_max_empty: u32,
+    /// Stop the walk after this many positions (0 = walk all).
+    #[arg(long, default_value_t = 0)]
+    max_positions: u64,
+    /// Memory for the independent search used by the checks.
+    #[arg(long, default_value = "256M")]
+    mem: String,
+}
+
+/// Runs a `table` subcommand.
+pub fn run(cmd: &TableCommand) -> Result<i32, CliError> {
+    match cmd {
+        TableCommand::Stats(a) => stats(a),
+        TableCommand::Check(a) => check_dir(a),
+    }
+}
+
+fn manifest_of(dir: &Path) -> Result<Manifest, CliError> {
+    match Manifest::read(dir) {
+        Ok(Some(m)) => Ok(m),
+        Ok(None) => Err(CliError::BadInput(format!(
+            "{}: not a position store (no manifest.json)",
+            dir.display()
+        ))),
+        Err(e) => Err(CliError::BadInput(e.to_string())),
+    }
+}
+
+/// Opens every run of `dir` with full verification: the good ones, and one line per bad one.
+fn open_runs(dir: &Path, m: &Manifest) -> Result<(Vec<Run>, Vec<String>), CliError> {
+    let files = run_files(dir).map_err(|e| CliError::Failed(e.to_string()))?;
+    let id = m.identity();
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    for (_, path) in files {
+        // SAFETY: read-only inspection; the user is told (README) not to run a solve on the same
+        // directory at the same time, and solves never modify a published run in place.
+        match unsafe { Run::open(&path, Some(&id), Verify::Full) } {
+            Ok(r) => good.push(r),
+            Err(e) => bad.push(e.to_string()),
+        }
+    }
+    Ok((good, bad))
+}
+
+fn name(r: &Run) -> String {
+    r.path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn stats(a: &StatsArgs) -> Result<i32, CliError> {
+    let m = manifest_of(&a.dir)?;
+    let (runs, bad) = open_runs(&a.dir, &m)?;
+    println!(
+        "store {}: {} {} (hash seed {}), start '{}'",
+        a.dir.display(),
+        m.game,
+        m.variant,
+        m.hash_seed,
+        m.start
+    );
+    let mut hist = [0u64; 4];
+    let (mut entries, mut bytes) = (0u64, 0u64);
+    for r in &runs {
+        let b = r.bloom();
+        let n = r.len().max(1);
+        println!(
+            "  {}: {} entries, {}, {:.2} bytes/entry, Bloom {:.1} bits/key, measured false positives {:.3}%, checksum ok",
+            name(r),
+            r.len(),
+            human_bytes(r.file_bytes()),
+            r.file_bytes() as f64 / n as f64,
+            b.bits() as f64 / n as f64,
+            b.measured_fp_rate(200_000) * 100.0
+        );
+        for &e in r.entries() {
+            hist[Entry(e).value() as usize] += 1;
+        }
+        entries += r.len();
+        bytes += r.file_bytes();
+    }
+    for line in &bad {
+        println!("  BAD {line}");
+    }
+    println!(
+        "runs {} ({} bad), entries {entries}, {} on disk, {:.2} bytes/entry",
+        runs.len() + bad.len(),
+        bad.len(),
+        human_bytes(bytes),
+        bytes as f64 / entries.max(1) as f64
+    );
+    let hist_text: Vec<String> = Value::ALL
+        .iter()
+        .map(|v| format!("{} {}", v.name(), hist[*v as usize]))
+        .collect();
+    println!("values: {}", hist_text.join(", "));
+    Ok(if bad.is_empty() { 0 } else { 1 })
+}
+
+fn connect4_size(variant: &str) -> Option<(u32, u32)> {
+    let (w, h) = variant.split_once('x')?;
+    Some((w.parse().ok()?, h.parse().ok()?))
+}
+
+fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
+    let mem = parse_bytes(&a.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))? as usize;
+    let m = manifest_of(&a.dir)?;
+    let t0 = Instant::now();
+    let (runs, bad) = open_runs(&a.dir, &m)?;
+    let mut failures = bad.len() as u64;
+    for line in &bad {
+        println!("FAIL {line}");
+    }
+    let entries: u64 = runs.iter().map(|r| r.len()).sum();
+    println!(
+        "checksums, sort order, per-run consistency: {} runs ok, {} bad ({entries} entries)",
+        runs.len(),
+        bad.len()
+    );
+    // consistency across runs: one merged, normalised stream must exist
+    let merged: Vec<&[u64]> = runs.iter().map(|r| r.entries()).collect();
+    let mut keys = 0u64;
+    let mut cross_ok = true;
+    for e in Normalised::new(KMerge::new(merged)) {
+        match e {
+            Ok(_) => keys += 1,
+            Err(kind) => {
+                println!("FAIL {}: across runs: {kind:?}", a.dir.display());
+                failures += 1;
+                cross_ok = false;
+            }
+        }
+    }
+    if cross_ok {
+        println!("across runs: no contradictions ({keys} normalised entries)");
+    }
+    let lookup = |key: u64| {
+        runs.iter()
+            .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
+    };
+    let report: CheckReport = match m.game.as_str() {
+        "connect4" => {
+            let (w, h) = connect4_size(&m.variant).ok_or_else(|| {
+                CliError::BadInput(format!(
+                    "{}: bad connect4 size '{}'",
+                    a.dir.display(),
+                    m.variant
+                ))
+            })?;
+            let start = Connect4::from_moves(w, h, &m.start).map_err(|e| {
+                CliError::BadInput(format!(
+                    "{}: recorded start '{}': {e}",
+                    a.dir.display(),
+                    m.start
+                ))
+            })?;
+            let report = check::walk(&start, &lookup, mem, a.max_positions);
+            if a.direct_max_empty > 0 && w * (h + 1) <= 62 {
+                failures += direct_connect4(&runs, w, h, a.direct_max_empty, mem);
+            }
+            report
+        }
+        other => {
+            return Err(CliError::BadInput(format!(
+                "{}: table check does not know the game '{other}'",
+                a.dir.display()
+            )))
+        }
+    };
+    println!(
+        "walk from '{}': {} positions with entries, {} values justified ({} children by their entries, {} by search){}",
+        m.start,
+        report.positions,
+        report.justified,
+        report.by_entry,
+        report.by_search,
+        if report.truncated { ", stopped at --max-positions" } else { "" }
+    );
+    for line in &report.failure_lines {
+        println!("FAIL {line}");
+    }
+    failures += report.failures;
+    println!(
+        "{} in {:.1} s",
+        if failures == 0 {
+            "OK".to_string()
+        } else {
+            format!("{failures} FAILURES")
+        },
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// Decodes and solves every stored Connect Four position with few empty cells; returns failures.
+fn direct_connect4(runs: &[Run], w: u32, h: u32, max_empty: u32, mem: usize) -> u64 {
+    let table = MemoryTable::with_bytes(mem);
+    let merged: Vec<&[u64]> = runs.iter().map(|r| r.entries()).collect();
+    let (mut checked, mut skipped, mut failures) = (0u64, 0u64, 0u64);
+    let mut group: Option<(u64, Knowledge)> = None;
+    let mut finish = |g: Option<(u64, Knowledge)>, checked: &mut u64, skipped: &mut u64| {
+        let Some((key, k)) = g else { return };
+        // stones = total marker height; cheap to get from the decode itself
+        match check::connect4_from_key(w, h, key) {
+            Some(pos)
+                if zugzwang::game::Game::max_ply(&pos) - zugzwang::game::Game::ply(&pos)
+                    > max_empty =>
+            {
+                *skipped += 1
+            }
+            _ => {
+                *checked += 1;
+                if let Err(line) = check::check_connect4_entry(w, h, key, k, &table) {
+                    failures += 1;
+                    if failures <= 20 {
+                        println!("FAIL {line}");
+                    }
+                }
+            }
+        }
+    };
+    for e in Normalised::new(KMerge::new(merged)).flatten() {
+        let (key, v) = (e >> 2, Entry(e).value());
+        match group {
+            Some((k0, k)) if k0 == key => group = Some((key, k.with(v))),
+            g => {
+                finish(g, &mut checked, &mut skipped);
+                group = Some((key, Knowledge::NONE.with(v)));
+            }
+        }
+    }
+    finish(group, &mut checked, &mut skipped);
+    println!(
+        "direct: {checked} positions with <= {max_empty} empty cells decoded and solved, {failures} wrong; {skipped} deeper ones left to the walk"
+    );
+    failures
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zugzwang::search::{Depth, Searcher};
+    use zugzwang::store::{Store, StoreConfig};
+
+    /// A small 5x4 table solved through the store.
+    fn build(dir: &Path) {
+        let m = Manifest::new("connect4", "5x4", "", 0);
+        let cfg = StoreConfig {
+            mem_bytes: 1 << 20,
+            min_work: 8,
+            ..StoreConfig::default()
+        };
+        // SAFETY: a private temporary directory.
+        let store = unsafe { Store::open(dir, &m, cfg) }.unwrap();
+        let pos = Connect4::new(5, 4).unwrap();
+        Searcher::new(&store).solve(&pos, Depth::Strong).unwrap();
+        store.flush().unwrap();
+    }
+
+    fn check(dir: &Path) -> Result<i32, CliError> {
+        check_dir(&CheckArgs {
+            dir: dir.to_path_buf(),
+            direct_max_empty: 20,
+            max_positions: 0,
+            mem: "16M".into(),
+        })
+    }
+
+    #[test]
+    fn check_passes_a_good_table_and_fails_a_damaged_or_lying_one() {
+        let dir = tempfile::tempdir().unwrap();
+        build(dir.path());
+        assert_eq!(check(dir.path()).unwrap(), 0);
+        assert_eq!(
+            stats(&StatsArgs {
+                dir: dir.path().to_path_buf()
+            })
+            .unwrap(),
+            0
+        );
+
+        // a run that lies: every stored value flipped to its opposite, written as a valid run
+        let (_, path) = run_files(dir.path()).unwrap().pop().unwrap();
+        // SAFETY: nothing else uses the directory.
+        let run = unsafe { Run::open(&path, None, Verify::Full) }.unwrap();
+        let mut lies: Vec<u64> = run
+            .entries()
+            .iter()
+            .map(|&e| Entry::new(e >> 2, Entry(e).value().negated()).0)
+            .collect();
+        lies.sort_unstable();
+        let n = lies.len() as u64;
+        let id = run.header().clone();
+        drop(run);
+        let liar = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            dir.path().join("manifest.json"),
+            liar.path().join("manifest.json"),
+        )
+        .unwrap();
+        let ident = zugzwang::store::table::Identity {
+            game: id.game,
+            variant: id.variant,
+            hash_seed: id.hash_seed,
+        };
+        zugzwang::store::table::write_run(
+            liar.path(),
+            "run-0000000001.zzr",
+            &ident,
+            lies.into_iter().map(Ok),
+            n,
+        )
+        .unwrap();
+        assert_eq!(check(liar.path()).unwrap(), 1);
+
+        // a flipped byte
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(check(dir.path()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_directory_without_manifest_is_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = check(dir.path()).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("no manifest.json"));
+    }
+}

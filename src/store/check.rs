@@ -1,0 +1,333 @@
+//! Re-checking a stored table: is every stored value justified?
+//!
+//! Two independent checks, both exiting through a [`CheckReport`]:
+//! - [`walk`] (any game): from the start position the table was built for, visit every position
+//!   that has an entry (following moves only through positions with entries) and justify each
+//!   stored value by the position's children — their own entries where they have them, a fresh
+//!   search (with its own memory table, never the store) where they do not. A win needs one
+//!   child that loses, a loss needs every child to win, and likewise for the draw bounds. The
+//!   walk is the only check possible where keys are hashes.
+//! - [`connect4_from_key`] (Connect Four, exact keys): every entry decodes back to a position,
+//!   which can be solved directly and compared.
+
+use super::entry::{Knowledge, Value};
+use crate::game::{Bits, Connect4, Game};
+use crate::search::{Depth, MemoryTable, Searcher, Table};
+use std::collections::{HashMap, HashSet};
+
+/// What a check found.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// Positions with entries visited.
+    pub positions: u64,
+    /// Stored values justified.
+    pub justified: u64,
+    /// Children whose needed fact came from their own entry.
+    pub by_entry: u64,
+    /// Children whose needed fact needed a search.
+    pub by_search: u64,
+    /// Whether the walk stopped at its position limit.
+    pub truncated: bool,
+    /// Number of unjustified values found.
+    pub failures: u64,
+    /// The first few failures, one line each.
+    pub failure_lines: Vec<String>,
+}
+
+impl CheckReport {
+    fn fail(&mut self, line: String) {
+        self.failures += 1;
+        if self.failure_lines.len() < 20 {
+            self.failure_lines.push(line);
+        }
+    }
+}
+
+/// One checker: the search it uses for children without entries.
+struct Judge<'a> {
+    lookup: &'a dyn Fn(u64) -> Knowledge,
+    table: MemoryTable,
+}
+
+impl Judge<'_> {
+    /// Sign bounds `(lo, hi)` on the score the *parent* gets by playing `mv` in `p`, from what
+    /// needs no search: an immediate win, a full board, the child's entry.
+    fn via_entries<G: Game>(&self, p: &G, mv: u64) -> ((i8, i8), Option<G>) {
+        if p.winning_moves() & mv != 0 {
+            return ((1, 1), None);
+        }
+        let mut c = p.clone();
+        c.play(mv);
+        if c.ply() >= c.max_ply() {
+            return ((0, 0), None);
+        }
+        let (lo, hi) = (self.lookup)(c.key()).sign_bounds();
+        ((-hi, -lo), Some(c))
+    }
+
+    /// Whether the child `c`'s score is `<= t` (`at_most`) or `>= t`, by search.
+    fn child_test<G: Game>(&self, c: &G, t: i32, at_most: bool) -> bool {
+        if c.winning_moves() != 0 {
+            let v = c.win_now_score();
+            return if at_most { v <= t } else { v >= t };
+        }
+        let mut s = Searcher::new(&self.table);
+        if at_most {
+            s.negamax(c, t, t + 1).expect("no stop flag") <= t
+        } else {
+            s.negamax(c, t - 1, t).expect("no stop flag") >= t
+        }
+    }
+
+    /// Whether value `v` stored for `p` follows from its children.
+    fn justify<G: Game>(&self, p: &G, v: Value, report: &mut CheckReport) -> bool {
+        // "exists a move whose result for the mover is >= t" (Win: t = 1, AtLeastDraw: t = 0)
+        // or "every move's result is <= t" (Loss: t = -1, AtMostDraw: t = 0)
+        let (exists, t) = match v {
+            Value::Win => (true, 1),
+            Value::AtLeastDraw => (true, 0),
+            Value::Loss => (false, -1),
+            Value::AtMostDraw => (false, 0),
+        };
+        let mut pending = Vec::new();
+        for mv in Bits(p.playable()) {
+            let ((lo, hi), child) = self.via_entries(p, mv);
+            if exists && lo as i32 >= t {
+                report.by_entry += 1;
+                return true;
+            }
+            if !exists && hi as i32 > t {
+                pending.push(child);
+            } else if !exists {
+                report.by_entry += 1;
+            } else if hi as i32 >= t {
+                pending.push(child);
+            }
+        }
+        for child in pending {
+            let Some(c) = child else {
+                // decided without search and not good enough
+                if exists {
+                    continue;
+                }
+                return false;
+            };
+            report.by_search += 1;
+            // parent's result via this move = -child score
+            let ok = if exists {
+                self.child_test(&c, -t, true) // child <= -t
+            } else {
+                self.child_test(&c, -t, false) // child >= -t
+            };
+            if exists && ok {
+                return true;
+            }
+            if !exists && !ok {
+                return false;
+            }
+        }
+        !exists
+    }
+}
+
+/// Walks from `start` through every position that has an entry (at most `max_positions` of
+/// them, 0 = no limit) and justifies each stored value by the children. `lookup` reads the table;
+/// `search_mem` is the byte budget of the independent search used where children have no entry.
+pub fn walk<G: Game>(
+    start: &G,
+    lookup: &dyn Fn(u64) -> Knowledge,
+    search_mem: usize,
+    max_positions: u64,
+) -> CheckReport {
+    let judge = Judge {
+        lookup,
+        table: MemoryTable::with_bytes(search_mem),
+    };
+    let mut report = CheckReport::default();
+    let mut seen = HashSet::new();
+    let mut stack = vec![start.clone()];
+    seen.insert(start.key());
+    while let Some(p) = stack.pop() {
+        if p.ply() >= p.max_ply() {
+            continue;
+        }
+        let k = lookup(p.key());
+        if k.is_empty() {
+            continue;
+        }
+        if max_positions > 0 && report.positions >= max_positions {
+            report.truncated = true;
+            break;
+        }
+        report.positions += 1;
+        match k.normalised() {
+            Err(c) => report.fail(format!("key {:#x}: stored as {c}", p.key())),
+            Ok(k) => {
+                for v in k.values() {
+                    if judge.justify(&p, v, &mut report) {
+                        report.justified += 1;
+                    } else {
+                        report.fail(format!(
+                            "key {:#x} (ply {}): stored {v}, not justified by its children",
+                            p.key(),
+                            p.ply()
+                        ));
+                    }
+                }
+            }
+        }
+        if p.winning_moves() != 0 {
+            continue; // the game ends here for a perfect player; children are not reached
+        }
+        for mv in Bits(p.playable()) {
+            let mut c = p.clone();
+            c.play(mv);
+            if c.ply() < c.max_ply() && seen.insert(c.key()) && !lookup(c.key()).is_empty() {
+                stack.push(c);
+            }
+        }
+    }
+    report
+}
+
+/// The Connect Four position whose raw key (`current + mask + bottom`) is `key`, reached by some
+/// legal move order; `None` if `key` is not such a code, if the position is already won, or if
+/// the board is too large for exact keys (`width * (height + 1) > 62`).
+pub fn connect4_from_key(width: u32, height: u32, key: u64) -> Option<Connect4> {
+    if width * (height + 1) > 62 || Connect4::new(width, height).is_err() {
+        return None;
+    }
+    let h1 = height + 1;
+    let mut heights = Vec::with_capacity(width as usize);
+    let mut current = Vec::with_capacity(width as usize); // per column: side-to-move stones
+    for c in 0..width {
+        let col = (key >> (c * h1)) & ((1u64 << h1) - 1);
+        if col == 0 {
+            return None; // no marker bit
+        }
+        let top = 63 - col.leading_zeros();
+        if top > height {
+            return None;
+        }
+        heights.push(top);
+        current.push(col ^ (1 << top));
+    }
+    if key >> (width * h1) != 0 {
+        return None;
+    }
+    let ply: u32 = heights.iter().sum();
+    // a stone at (c, r) belongs to the first player iff (it is the side to move's) == (ply even)
+    let first = |c: usize, r: u32| (current[c] >> r & 1 == 1) == (ply % 2 == 0);
+    // find a move order: at step t the first player moves iff t is even (memoised dead ends)
+    let mut order = Vec::with_capacity(ply as usize);
+    let mut level = vec![0u32; width as usize];
+    let mut dead: HashMap<Vec<u32>, ()> = HashMap::new();
+    fn dfs(
+        level: &mut Vec<u32>,
+        heights: &[u32],
+        order: &mut Vec<u32>,
+        dead: &mut HashMap<Vec<u32>, ()>,
+        first: &dyn Fn(usize, u32) -> bool,
+        ply: u32,
+    ) -> bool {
+        let t = order.len() as u32;
+        if t == ply {
+            return true;
+        }
+        if dead.contains_key(level) {
+            return false;
+        }
+        for c in 0..heights.len() {
+            if level[c] < heights[c] && first(c, level[c]) == (t % 2 == 0) {
+                level[c] += 1;
+                order.push(c as u32 + 1);
+                if dfs(level, heights, order, dead, first, ply) {
+                    return true;
+                }
+                order.pop();
+                level[c] -= 1;
+            }
+        }
+        dead.insert(level.clone(), ());
+        false
+    }
+    if !dfs(&mut level, &heights, &mut order, &mut dead, &first, ply) {
+        return None;
+    }
+    let mut pos = Connect4::new(width, height).ok()?;
+    pos.play_columns(&order).ok()?;
+    if pos.is_won() || pos.raw_key() != key {
+        return None;
+    }
+    Some(pos)
+}
+
+/// Checks one Connect Four entry directly: decodes the key, solves the position (win/draw/loss)
+/// with an independent search, and compares. `Err` explains a failure in one line.
+pub fn check_connect4_entry(
+    width: u32,
+    height: u32,
+    key: u64,
+    k: Knowledge,
+    table: &MemoryTable,
+) -> Result<(), String> {
+    let pos = connect4_from_key(width, height, key).ok_or_else(|| {
+        format!("key {key:#x} is not a reachable, unfinished {width}x{height} position")
+    })?;
+    if pos.key() != key {
+        return Err(format!(
+            "key {key:#x} is not the position's canonical (mirror-minimal) key"
+        ));
+    }
+    let sign = if pos.winning_moves() != 0 {
+        1
+    } else if pos.ply() >= pos.max_ply() {
+        0
+    } else {
+        table.clear();
+        Searcher::new(table)
+            .solve(&pos, Depth::Weak)
+            .expect("no stop flag")
+            .signum()
+    };
+    let (lo, hi) = k.sign_bounds();
+    if (lo as i32) <= sign && sign <= hi as i32 {
+        Ok(())
+    } else {
+        let stored: Vec<&str> = k.values().map(|v| v.name()).collect();
+        Err(format!(
+            "key {key:#x} ({}): stored {}, but the position's value is {}",
+            pos.to_text(),
+            stored.join("+"),
+            ["loss", "draw", "win"][(sign + 1) as usize]
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_every_position_of_a_few_random_games() {
+        let mut seed = 12345u64;
+        for _ in 0..200 {
+            let mut pos = Connect4::new(7, 6).unwrap();
+            loop {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let moves: Vec<u64> = Bits(pos.playable()).collect();
+                if moves.is_empty() || pos.winning_moves() != 0 {
+                    break;
+                }
+                let mv = moves[(seed >> 33) as usize % moves.len()];
+                pos.play(mv);
+                let back = connect4_from_key(7, 6, pos.raw_key()).expect("decodes");
+                assert_eq!(back.raw_key(), pos.raw_key());
+                assert_eq!(back.ply(), pos.ply());
+            }
+        }
+        assert!(connect4_from_key(7, 6, 0).is_none());
+    }
+}
