@@ -235,6 +235,9 @@ struct Disk {
     id: Identity,
     cfg: StoreConfig,
     runs: RwLock<Vec<Arc<Run>>>,
+    /// Whether `runs` is non-empty, readable without the lock: until the first flush every
+    /// probe skips the disk layer for the price of one relaxed load.
+    has_runs: AtomicBool,
     pending: Mutex<Pending>,
     next_seq: AtomicU64,
     failed: AtomicBool,
@@ -352,6 +355,7 @@ impl Store {
                 dir: dir.to_path_buf(),
                 id,
                 cfg,
+                has_runs: AtomicBool::new(!runs.is_empty()),
                 runs: RwLock::new(runs),
                 pending: Mutex::new(Pending {
                     buf: Vec::new(),
@@ -459,6 +463,9 @@ impl Drop for Store {
 impl Disk {
     #[inline]
     fn lookup(&self, key: u64) -> Knowledge {
+        if !self.has_runs.load(Ordering::Relaxed) {
+            return Knowledge::NONE;
+        }
         let runs = self.runs.read().expect("store lock poisoned");
         let mut k = Knowledge::NONE;
         for r in runs.iter() {
@@ -609,6 +616,7 @@ impl Disk {
         let count = {
             let mut runs = self.runs.write().expect("store lock poisoned");
             runs.push(Arc::new(run));
+            self.has_runs.store(true, Ordering::Relaxed);
             runs.len()
         };
         if count > self.cfg.max_runs {
