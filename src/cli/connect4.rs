@@ -153,13 +153,13 @@ fn solve_one<T: Table>(
 /// `solve connect4`.
 pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
     let size = parse_size(&args.size)?;
+    if let Some(dir) = &args.table {
+        return solve_with_store(args, size, dir);
+    }
     if let Some(file) = &args.batch {
         return batch(args, size, file);
     }
     let pos = parse_position(size, &args.moves)?;
-    if let Some(dir) = &args.table {
-        return solve_with_store(args, size, &pos, dir);
-    }
     let table = make_table(&args.mem)?;
     let counter = Arc::new(AtomicU64::new(0));
     let depth = depth_of(args.weak);
@@ -243,7 +243,6 @@ pub fn solve(args: &SolveArgs) -> Result<i32, CliError> {
 fn solve_with_store(
     args: &SolveArgs,
     size: (u32, u32),
-    pos: &Connect4,
     dir: &std::path::Path,
 ) -> Result<i32, CliError> {
     use zugzwang::store::{Manifest, Store, StoreConfig, StoreError};
@@ -252,6 +251,7 @@ fn solve_with_store(
             "--table works with single solves only (not --batch or --record)".into(),
         ));
     }
+    let pos = &parse_position(size, &args.moves)?;
     let bytes = parse_bytes(&args.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
     let cfg = StoreConfig {
         mem_bytes: check_memory_budget(bytes)? as usize,
@@ -262,7 +262,9 @@ fn solve_with_store(
     // SAFETY: the store directory belongs to this process for the run (README: one solve per
     // directory at a time, and nothing else writes into it).
     let store = unsafe { Store::open(dir, &manifest, cfg) }.map_err(|e| match e {
-        StoreError::Foreign { .. } => CliError::BadInput(e.to_string()),
+        StoreError::Foreign { .. } | StoreError::NotADirectory(_) => {
+            CliError::BadInput(e.to_string())
+        }
         _ => CliError::Failed(e.to_string()),
     })?;
     let counter = Arc::new(AtomicU64::new(0));

@@ -124,6 +124,8 @@ impl Manifest {
 pub enum StoreError {
     /// A run file was refused or could not be written.
     Run(RunError),
+    /// The path given as the store directory exists and is not a directory.
+    NotADirectory(PathBuf),
     /// The directory was made for another game, size or hash seed.
     Foreign {
         /// The directory.
@@ -145,6 +147,9 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Run(e) => e.fmt(f),
+            StoreError::NotADirectory(p) => {
+                write!(f, "{}: exists and is not a directory", p.display())
+            }
             StoreError::Foreign {
                 dir,
                 found,
@@ -319,6 +324,9 @@ impl Store {
         manifest: &Manifest,
         cfg: StoreConfig,
     ) -> Result<Store, StoreError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::NotADirectory(dir.to_path_buf()));
+        }
         fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_path_buf(), e.to_string()))?;
         let id = manifest.identity();
         let files = run_files(dir)?;
