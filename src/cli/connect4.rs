@@ -204,7 +204,9 @@ fn open_store(
     // SAFETY: the store directory belongs to this process for the run (README: one solve per
     // directory at a time, and nothing else writes into it).
     let store = unsafe { Store::open(dir, &manifest, cfg) }.map_err(|e| match e {
-        StoreError::Foreign { .. } => CliError::BadInput(e.to_string()),
+        StoreError::Foreign { .. } | StoreError::NotADirectory(_) => {
+            CliError::BadInput(e.to_string())
+        }
         _ => CliError::Failed(e.to_string()),
     })?;
     Ok((store, mem_bytes))

@@ -124,6 +124,8 @@ impl Manifest {
 pub enum StoreError {
     /// A run file was refused or could not be written.
     Run(RunError),
+    /// The path given as the store directory exists and is not a directory.
+    NotADirectory(PathBuf),
     /// The directory was made for another game, size or hash seed.
     Foreign {
         /// The directory.
@@ -145,6 +147,9 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Run(e) => e.fmt(f),
+            StoreError::NotADirectory(p) => {
+                write!(f, "{}: exists and is not a directory", p.display())
+            }
             StoreError::Foreign {
                 dir,
                 found,
@@ -235,6 +240,9 @@ struct Disk {
     id: Identity,
     cfg: StoreConfig,
     runs: RwLock<Vec<Arc<Run>>>,
+    /// Whether `runs` is non-empty, readable without the lock: until the first flush every
+    /// probe skips the disk layer for the price of one relaxed load.
+    has_runs: AtomicBool,
     pending: Mutex<Pending>,
     next_seq: AtomicU64,
     failed: AtomicBool,
@@ -316,6 +324,9 @@ impl Store {
         manifest: &Manifest,
         cfg: StoreConfig,
     ) -> Result<Store, StoreError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::NotADirectory(dir.to_path_buf()));
+        }
         fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_path_buf(), e.to_string()))?;
         let id = manifest.identity();
         let files = run_files(dir)?;
@@ -352,6 +363,7 @@ impl Store {
                 dir: dir.to_path_buf(),
                 id,
                 cfg,
+                has_runs: AtomicBool::new(!runs.is_empty()),
                 runs: RwLock::new(runs),
                 pending: Mutex::new(Pending {
                     buf: Vec::new(),
@@ -459,6 +471,9 @@ impl Drop for Store {
 impl Disk {
     #[inline]
     fn lookup(&self, key: u64) -> Knowledge {
+        if !self.has_runs.load(Ordering::Relaxed) {
+            return Knowledge::NONE;
+        }
         let runs = self.runs.read().expect("store lock poisoned");
         let mut k = Knowledge::NONE;
         for r in runs.iter() {
@@ -609,6 +624,7 @@ impl Disk {
         let count = {
             let mut runs = self.runs.write().expect("store lock poisoned");
             runs.push(Arc::new(run));
+            self.has_runs.store(true, Ordering::Relaxed);
             runs.len()
         };
         if count > self.cfg.max_runs {

@@ -265,8 +265,8 @@ impl Run {
             }
             run.check_entries()?;
         }
-        // lookups jump around: no read-ahead (a hint only, so a failure is harmless)
-        let _ = run.map.advise(Advice::Random);
+        // building the fence walks the whole file in order: let the kernel read ahead
+        let _ = run.map.advise(Advice::Sequential);
         let io = |e: io::Error| RunError::io(path, e);
         let entries = run.entries();
         let mut fence = HugeWords::zeroed(entries.len().div_ceil(FENCE_STRIDE)).map_err(io)?;
@@ -282,6 +282,8 @@ impl Run {
         bloom.as_mut_slice().copy_from_slice(mapped);
         run.fence = fence;
         run.bloom = bloom;
+        // lookups jump around: no read-ahead from now on (a hint only, so a failure is harmless)
+        let _ = run.map.advise(Advice::Random);
         Ok(run)
     }
 

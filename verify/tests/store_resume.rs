@@ -157,7 +157,7 @@ fn kill_and_resume() {
     let dir = tempfile::tempdir().unwrap();
     let mut killed = 0;
     for _ in 0..4 {
-        let frac = 0.15 + (next() % 1000) as f64 / 1000.0 * 0.6;
+        let frac = 0.1 + (next() % 1000) as f64 / 1000.0 * 0.3;
         let after = full.mul_f64(frac);
         if let Some((score, _)) = run_child(dir.path(), Some(after)) {
             assert_eq!(
