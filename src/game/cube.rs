@@ -662,11 +662,15 @@ impl Game for Cube {
     }
 
     fn move_score(&self, mv: u64) -> i32 {
-        // seed 003: a move scores every line through it that is not dead yet: weight 3 if it is
-        // the line's first stone, 2 the second, 1 the third (own lines it extends and enemy lines
-        // it spoils alike); a move that makes two threats at once gets a large bonus.
+        // seed 003: a move scores every line through it that is not dead yet by how many stones
+        // the line had: 3 for the first stone, 2 for the second, 1 for the third (own lines it
+        // extends and enemy lines it spoils alike). On top (ours): a new threat is worth much
+        // more, most if it can be played at once (the opponent is then forced), spoiling an enemy
+        // two-stone line a little more, and two threats at once most of all.
         let p = self.side();
         let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let occ = self.occupied() | mv;
+        let playable_after = self.playable_for(occ);
         let mut score = 0;
         let mut threats_made = 0;
         for &l in &LINES_THROUGH[mv.trailing_zeros() as usize] {
@@ -674,14 +678,21 @@ impl Game for Cube {
             if l == 0 || (o > 0 && e > 0) {
                 continue;
             }
-            let n = o + e;
-            score += [3, 2, 1, 1][n as usize];
+            score += [3, 2, 1, 1][(o + e) as usize];
             if e == 0 && o == 2 {
                 threats_made += 1;
+                let cell = l & !occ;
+                score += if cell & playable_after != 0 { 12 } else { 6 };
+            } else if o == 0 && e == 2 {
+                score += 3;
             }
         }
         if threats_made >= 2 {
-            score += 16;
+            score += 32;
+        }
+        // filling the cell under one's own threat lets the opponent block it
+        if self.rules.gravity() && (mv << 16) & self.threats_of(p) != 0 {
+            score -= 8;
         }
         score
     }
@@ -839,7 +850,7 @@ mod tests {
         assert!(!g.has_line(0) && !g.has_line(1));
     }
 
-    fn rng(seed: &mut u64) -> u64 {
+    pub(crate) fn rng(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;
@@ -976,5 +987,207 @@ mod tests {
             naive_wrong > 0,
             "the naive form never went wrong in {tried}"
         );
+    }
+}
+
+#[cfg(test)]
+mod solver_tests {
+    use super::tests::careful_random;
+    use super::*;
+    use crate::search::{Depth, MemoryTable, Searcher, Table};
+
+    /// Win/draw/loss by plain alpha-beta over `last_mover_won` only (no table, symmetry,
+    /// ordering or move filters): cutoffs only skip moves that cannot change the value.
+    fn wdl(g: &Cube, mut alpha: i32, beta: i32) -> i32 {
+        let mut children = [*g; 64];
+        let mut n = 0;
+        for mv in Bits(g.playable()) {
+            let mut c = *g;
+            c.play(mv);
+            if c.last_mover_won() {
+                return 1;
+            }
+            children[n] = c;
+            n += 1;
+        }
+        // fail-soft alpha-beta; from the window (-1, 1) the result is exact
+        let mut best = -1;
+        for c in &children[..n] {
+            let v = if c.ply() >= 64 {
+                0
+            } else {
+                -wdl(c, -beta, -alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn agree(rules: Rules, count: usize, empties: std::ops::RangeInclusive<u32>, seed: u64) {
+        let mut s = seed;
+        let table = MemoryTable::with_bytes(1 << 22);
+        let mut tally = [0usize; 3];
+        let mut times = [0f64; 2];
+        let count = std::env::var("CUBE_AGREE_COUNT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(count);
+        let span = empties.end() - empties.start() + 1;
+        for i in 0..count {
+            let e = empties.start() + (i as u32 % span);
+            let g = careful_random(rules, e, &mut s);
+            let t0 = std::time::Instant::now();
+            let expect = wdl(&g, -1, 1);
+            times[0] += t0.elapsed().as_secs_f64();
+            table.clear();
+            let t0 = std::time::Instant::now();
+            let mut searcher = Searcher::new(&table);
+            let got = searcher.solve(&g, Depth::Weak).unwrap();
+            times[1] += t0.elapsed().as_secs_f64();
+            assert_eq!(got, expect, "{rules:?} {}", g.to_hex());
+            tally[(got + 1) as usize] += 1;
+        }
+        eprintln!(
+            "{rules:?}: {count} positions, loss/draw/win {tally:?}, minimax {:.2} s, solver {:.2} s",
+            times[0], times[1]
+        );
+        assert!(tally.iter().filter(|&&n| n > 0).count() >= 2, "{tally:?}");
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_sogo() {
+        agree(Rules::Sogo, 500, 14..=18, 0x5151_0001);
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_sogo_poison() {
+        agree(Rules::SogoPoison, 500, 14..=18, 0x5151_0002);
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_qubic() {
+        agree(Rules::Qubic, 500, 12..=14, 0x5151_0003);
+    }
+}
+
+impl crate::search::capped::Capped for Cube {
+    fn capped(&self, cap: u32) -> Self {
+        self.with_cap(cap)
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::*;
+    use crate::game::symmetry::{min192, min8};
+    use std::collections::HashSet;
+
+    /// Distinct positions and classes by ply (play stops at a win), from README's table.
+    fn sogo_levels(max: u32) -> Vec<(usize, usize, usize)> {
+        let mut level: Vec<Cube> = vec![Cube::new(Rules::Sogo)];
+        let mut out = vec![];
+        for _ in 0..max {
+            let mut seen = HashSet::new();
+            let mut next = Vec::new();
+            for g in &level {
+                if g.last_mover_won() {
+                    continue;
+                }
+                for mv in Bits(g.playable()) {
+                    let mut c = *g;
+                    c.play(mv);
+                    if seen.insert((c.white(), c.black())) {
+                        next.push(c);
+                    }
+                }
+            }
+            let classes: HashSet<u128> = next.iter().map(|g| min8(g.white(), g.black())).collect();
+            let won = next.iter().filter(|g| g.last_mover_won()).count();
+            out.push((next.len(), classes.len(), won));
+            level = next;
+        }
+        out
+    }
+
+    #[test]
+    fn sogo_positions_and_classes_by_ply_1_to_6() {
+        let got = sogo_levels(6);
+        let want = [
+            (16, 3, 0),
+            (256, 36, 0),
+            (2_416, 321, 0),
+            (22_576, 2_925, 0),
+            (153_200, 19_421, 0),
+            (1_063_520, 133_834, 0),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    #[ignore = "minutes and gigabytes: cargo test --release -- --ignored sogo_positions_7_8"]
+    fn sogo_positions_7_8() {
+        let got = sogo_levels(8);
+        assert_eq!(got[6], (5_869_840, 736_407, 19_040));
+        assert_eq!(got[7], (33_089_960, 4_144_520, 86_864));
+    }
+
+    fn perft(g: &Cube, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 0;
+        for mv in Bits(g.playable()) {
+            let mut c = *g;
+            c.play(mv);
+            n += if c.last_mover_won() {
+                (depth == 1) as u64
+            } else {
+                perft(&c, depth - 1)
+            };
+        }
+        n
+    }
+
+    #[test]
+    fn sogo_perft_1_to_5() {
+        let g = Cube::new(Rules::Sogo);
+        let got: Vec<u64> = (1..=5).map(|d| perft(&g, d)).collect();
+        assert_eq!(got, [16, 256, 4_096, 65_536, 1_048_560]);
+    }
+
+    fn qubic_classes(max: u32) -> Vec<usize> {
+        let mut reps = vec![Cube::new(Rules::Qubic)];
+        let mut out = vec![];
+        for _ in 0..max {
+            let mut seen = HashSet::new();
+            let mut next = Vec::new();
+            for g in &reps {
+                for mv in Bits(g.playable()) {
+                    let mut c = *g;
+                    c.play(mv);
+                    if seen.insert(min192(c.white(), c.black())) {
+                        next.push(c);
+                    }
+                }
+            }
+            out.push(next.len());
+            reps = next;
+        }
+        out
+    }
+
+    #[test]
+    fn qubic_classes_by_ply_1_to_4() {
+        assert_eq!(qubic_classes(4), [2, 35, 757, 20_851]);
+    }
+
+    #[test]
+    #[ignore = "a few seconds: cargo test --release -- --ignored qubic_classes_ply_5"]
+    fn qubic_classes_ply_5() {
+        assert_eq!(qubic_classes(5)[4], 401_778);
     }
 }
