@@ -54,6 +54,10 @@ pub struct SolveArgs {
     /// (finds short wins and losses fast). 0 = search without caps at once.
     #[arg(long, default_value_t = 4)]
     step: u32,
+    /// Enhanced transposition cutoffs (probe every child first) only at nodes with at least
+    /// this many empty cells.
+    #[arg(long, default_value_t = 40)]
+    etc: u32,
 }
 
 /// The answer, as printed with `--json`. Field names match Connect Four's.
@@ -179,7 +183,9 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
     let cpu0 = record::process_cpu_seconds();
     let (score, best, nodes, cap) = {
         let _progress = Progress::start("solving", counter.clone());
-        let mut searcher = Searcher::new(&table).with_progress(&counter);
+        let mut searcher = Searcher::new(&table)
+            .with_progress(&counter)
+            .with_etc_min_empty(args.etc);
         let (score, best, cap) = solve_with_cap(&mut searcher, &g, depth, args.cap, args.step);
         (score, best, searcher.nodes, cap)
     };
@@ -277,7 +283,9 @@ pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
     let start = Instant::now();
     let (scores, nodes) = {
         let _progress = Progress::start("analyzing", counter.clone());
-        let mut searcher = Searcher::new(&table).with_progress(&counter);
+        let mut searcher = Searcher::new(&table)
+            .with_progress(&counter)
+            .with_etc_min_empty(args.etc);
         let s = searcher.analyze(&g, depth).expect("no stop flag set");
         (s, searcher.nodes)
     };

@@ -534,7 +534,10 @@ impl Cube {
             0
         };
         let (w, b) = (self.stones[0] | dead, self.stones[1] | dead);
-        if self.rules.gravity() {
+        if self.rules.gravity() || self.ply >= QUBIC_FULL_GROUP_BELOW_PLY {
+            // deep in a Qubic tree symmetric transpositions are rare and the 192-element form
+            // costs 20 times the 8-element one: the key uses the subgroup there (a position
+            // always gets the same form, since the ply is part of it)
             symmetry::min8(w, b)
         } else {
             symmetry::min192(w, b)
@@ -566,6 +569,8 @@ impl Cube {
 
 /// Below this ply no cell can be dead often enough to pay for finding dead cells.
 const DEAD_FROM_PLY: u32 = 16;
+/// Qubic keys use the full group of 192 below this ply, the subgroup of 8 from it on.
+const QUBIC_FULL_GROUP_BELOW_PLY: u32 = 12;
 /// Below this ply every side has live lines; static bounds are not tried.
 const BOUNDS_FROM_PLY: u32 = 20;
 
