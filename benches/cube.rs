@@ -167,7 +167,7 @@ fn presets() {
         let t = Instant::now();
         let mut searcher = Searcher::new(&table)
             .with_stop(&stop)
-            .with_etc_min_empty(40);
+            .with_etc_min_empty(30);
         let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4);
         let secs = t.elapsed().as_secs_f64();
         done.store(true, Ordering::Relaxed);
@@ -192,7 +192,87 @@ fn presets() {
     let _ = Depth::Weak;
 }
 
+/// Careful random play to `plies` stones: never a winning move, never a move handing the
+/// opponent a win when another exists; restarts if a game ends or the side to move can win.
+fn careful_random(plies: u32, seed: &mut u64) -> Cube {
+    'retry: loop {
+        let mut g = Cube::new(Rules::Sogo);
+        while g.ply() < plies {
+            let mut cand = g.playable() & !g.winning_moves();
+            let safe = g.non_losing_moves() & cand;
+            if safe != 0 {
+                cand = safe;
+            }
+            if cand == 0 {
+                continue 'retry;
+            }
+            let k = (xorshift(seed) % cand.count_ones() as u64) as usize;
+            g.play(Bits(cand).nth(k).unwrap_or(0));
+        }
+        if g.winning_moves() == 0 && g.non_losing_moves() != 0 {
+            return g;
+        }
+    }
+}
+
+/// The Sogo cost forecast: random positions after each ply of `CUBE_FORECAST` (e.g.
+/// `24,22,20,18`), `CUBE_FORECAST_COUNT` of each, each limited to `CUBE_PRESET_SECONDS`.
+fn forecast(plies: &str) {
+    let count: usize = std::env::var("CUBE_FORECAST_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let table = MemoryTable::with_bytes(1 << 30);
+    table.prefault();
+    let mut seed = 0xf0_4eca_57u64;
+    println!("ply  position                                 value  nodes         seconds");
+    for ply in plies
+        .split(',')
+        .filter_map(|p| p.trim().parse::<u32>().ok())
+    {
+        for _ in 0..count {
+            let g = careful_random(ply, &mut seed);
+            table.clear();
+            let stop = Arc::new(AtomicBool::new(false));
+            let done = Arc::new(AtomicBool::new(false));
+            let (s2, d2) = (stop.clone(), done.clone());
+            let timer = std::thread::spawn(move || {
+                let t = Instant::now();
+                while !d2.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                s2.store(true, Ordering::Relaxed);
+            });
+            let t = Instant::now();
+            let mut searcher = Searcher::new(&table)
+                .with_stop(&stop)
+                .with_etc_min_empty(30);
+            let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4);
+            let secs = t.elapsed().as_secs_f64();
+            done.store(true, Ordering::Relaxed);
+            let _ = timer.join();
+            let value = match r {
+                Ok((v, _)) => format!("{v:>5}"),
+                Err(_) => "  >  ".to_string(),
+            };
+            println!(
+                "{ply:>3}  {}  {value}  {:>12}  {secs:>8.2}",
+                g.to_hex(),
+                searcher.nodes
+            );
+        }
+    }
+}
+
 fn main() {
+    if let Ok(plies) = std::env::var("CUBE_FORECAST") {
+        forecast(&plies);
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     criterion_part(&mut c);
     c.final_summary();

@@ -56,7 +56,7 @@ pub struct SolveArgs {
     step: u32,
     /// Enhanced transposition cutoffs (probe every child first) only at nodes with at least
     /// this many empty cells.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 30)]
     etc: u32,
 }
 
@@ -376,4 +376,52 @@ pub fn show(args: &ShowArgs, qubic: bool) -> Result<i32, CliError> {
     }
     println!("position: {}", g.to_hex());
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    fn args(list: &[&str]) -> SolveArgs {
+        let mut v = vec!["zugzwang"];
+        v.extend_from_slice(list);
+        Wrap::try_parse_from(v).expect("clap parses").args
+    }
+
+    #[test]
+    fn bad_input_is_exit_status_2_with_one_line() {
+        for (list, qubic) in [
+            (vec!["a1 e5"], false),
+            (vec!["a1a1a1a1a1"], false),
+            (vec!["a11 a11"], true),
+            (vec!["0x1:0x1"], true),
+            (vec!["0x10000:0x0"], false),
+            (vec!["a1 a2 b1 b2 c1 c2 d1"], false),
+            (vec!["a11", "-g"], true),
+            (vec!["", "--mem", "lots"], false),
+        ] {
+            let e = solve(&args(&list), qubic).expect_err("bad input refused");
+            assert_eq!(e.exit_code(), 2, "{list:?}");
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn solves_a_short_sogo_position() {
+        // preset p1_18 of data/cube/sogo-presets.txt: a quick win for White
+        let a = args(&[
+            "0x000000003240d204:0x000000400028206b",
+            "--mem",
+            "16M",
+            "--json",
+        ]);
+        assert_eq!(solve(&a, false).expect("solves"), 0);
+    }
 }
