@@ -33,9 +33,11 @@ fn random_games(rules: Rules, games: usize, seed: &mut u64) -> u64 {
             if g.winning_moves() != 0 {
                 break;
             }
-            let n = moves.count_ones() as u64;
-            let k = (xorshift(seed) % n) as usize;
-            let mv = Bits(moves).nth(k).unwrap_or(moves & moves.wrapping_neg());
+            // a cheap random choice (no division): the lowest playable cell at or after a
+            // random rotation of the board
+            let r = (xorshift(seed) & 63) as u32;
+            let rot = moves.rotate_right(r);
+            let mv = (rot & rot.wrapping_neg()).rotate_left(r);
             g.play(mv);
             plays += 1;
         }
