@@ -170,7 +170,7 @@ fn presets() {
         let mut searcher = Searcher::new(&table)
             .with_stop(&stop)
             .with_etc_min_empty(30);
-        let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4);
+        let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4, 2);
         let secs = t.elapsed().as_secs_f64();
         done.store(true, Ordering::Relaxed);
         let _ = timer.join();
@@ -253,7 +253,7 @@ fn forecast(plies: &str) {
             let mut searcher = Searcher::new(&table)
                 .with_stop(&stop)
                 .with_etc_min_empty(30);
-            let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4);
+            let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4, 2);
             let secs = t.elapsed().as_secs_f64();
             done.store(true, Ordering::Relaxed);
             let _ = timer.join();

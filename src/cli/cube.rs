@@ -54,6 +54,9 @@ pub struct SolveArgs {
     /// (finds short wins and losses fast). 0 = search without caps at once.
     #[arg(long, default_value_t = 4)]
     step: u32,
+    /// How many deepening caps to try before the uncapped search.
+    #[arg(long, default_value_t = 2)]
+    tries: u32,
     /// Enhanced transposition cutoffs (probe every child first) only at nodes with at least
     /// this many empty cells.
     #[arg(long, default_value_t = 30)]
@@ -128,6 +131,7 @@ fn solve_with_cap<T: Table>(
     depth: Depth,
     cap: u32,
     step: u32,
+    tries: u32,
 ) -> (i32, Vec<u64>, Option<u32>) {
     if depth == Depth::Weak {
         let mut found = None;
@@ -141,7 +145,7 @@ fn solve_with_cap<T: Table>(
         }
         let (score, used) = match found {
             Some(f) => f,
-            None => solve_deepening(searcher, g, step).expect("no stop flag set"),
+            None => solve_deepening(searcher, g, step, tries).expect("no stop flag set"),
         };
         let pos = used.map(|c| g.with_cap(c)).unwrap_or(*g);
         let best = best_moves(searcher, &pos, depth, score);
@@ -186,7 +190,8 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
         let mut searcher = Searcher::new(&table)
             .with_progress(&counter)
             .with_etc_min_empty(args.etc);
-        let (score, best, cap) = solve_with_cap(&mut searcher, &g, depth, args.cap, args.step);
+        let (score, best, cap) =
+            solve_with_cap(&mut searcher, &g, depth, args.cap, args.step, args.tries);
         (score, best, searcher.nodes, cap)
     };
     let elapsed = start.elapsed();

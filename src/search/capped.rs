@@ -18,16 +18,21 @@ pub trait Capped: Game {
     fn capped(&self, cap: u32) -> Self;
 }
 
-/// Win/draw/loss (or exact, for decisive results found under no cap) of `g`, trying the caps
-/// `ply + step`, `ply + 2*step`, ... below `max_ply` first. Returns the score and the cap under
-/// which it was proven (`None`: no cap).
+/// Win/draw/loss of `g`, trying the caps `ply + step`, `ply + 2*step`, ... (at most `tries` of
+/// them, below `max_ply`) first. Returns the score and the cap under which it was proven
+/// (`None`: no cap). A capped search that ends in a draw is a full refutation under that cap
+/// and can cost as much as the real search, so only a few short caps pay: they find short wins
+/// and losses cheaply.
 pub fn solve_deepening<G: Capped, T: Table + ?Sized>(
     searcher: &mut Searcher<'_, T>,
     g: &G,
     step: u32,
+    tries: u32,
 ) -> Result<(i32, Option<u32>), Stopped> {
     let mut cap = g.ply() + step.max(2);
-    while step > 0 && cap < g.max_ply() {
+    let mut left = tries;
+    while step > 0 && left > 0 && cap < g.max_ply() {
+        left -= 1;
         let capped = g.capped(cap);
         let v = searcher.solve(&capped, Depth::Weak)?;
         searcher.table().clear();
