@@ -230,7 +230,7 @@ fn forecast(plies: &str) {
         .unwrap_or(300);
     let table = MemoryTable::with_bytes(1 << 30);
     table.prefault();
-    let mut seed = 0xf0_4eca_57u64;
+    let mut seed = 0xf04e_ca57_u64;
     println!("ply  position                                 value  nodes         seconds");
     for ply in plies
         .split(',')
