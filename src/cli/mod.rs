@@ -2,6 +2,7 @@
 
 mod common;
 mod connect4;
+mod cube;
 mod runs;
 mod table;
 
@@ -34,18 +35,39 @@ enum Command {
         #[command(subcommand)]
         command: table::TableCommand,
     },
+    /// Draw a position (4x4x4: the four levels side by side, threats and poisons marked).
+    Show {
+        #[command(subcommand)]
+        game: ShowGame,
+    },
+}
+
+#[derive(Subcommand)]
+enum ShowGame {
+    /// Sogo (4x4x4 with gravity; -g poison rule, -q for Qubic).
+    Sogo(cube::ShowArgs),
+    /// Qubic (4x4x4 without gravity).
+    Qubic(cube::ShowArgs),
 }
 
 #[derive(Subcommand)]
 enum SolveGame {
     /// Connect Four (default 7x6).
     Connect4(connect4::SolveArgs),
+    /// Sogo (4x4x4 with gravity; -g poison rule, -q for Qubic).
+    Sogo(cube::SolveArgs),
+    /// Qubic (4x4x4 without gravity).
+    Qubic(cube::SolveArgs),
 }
 
 #[derive(Subcommand)]
 enum AnalyzeGame {
     /// Connect Four (default 7x6).
     Connect4(connect4::AnalyzeArgs),
+    /// Sogo (4x4x4 with gravity).
+    Sogo(cube::SolveArgs),
+    /// Qubic (4x4x4 without gravity).
+    Qubic(cube::SolveArgs),
 }
 
 /// Exit status for bad input (matches clap's own usage errors).
@@ -65,6 +87,24 @@ pub fn run() -> i32 {
         } => connect4::analyze(&args),
         Command::Runs(args) => runs::runs(&args),
         Command::Table { command } => table::run(&command),
+        Command::Solve {
+            game: SolveGame::Sogo(args),
+        } => cube::solve(&args, false),
+        Command::Solve {
+            game: SolveGame::Qubic(args),
+        } => cube::solve(&args, true),
+        Command::Analyze {
+            game: AnalyzeGame::Sogo(args),
+        } => cube::analyze(&args, false),
+        Command::Analyze {
+            game: AnalyzeGame::Qubic(args),
+        } => cube::analyze(&args, true),
+        Command::Show {
+            game: ShowGame::Sogo(args),
+        } => cube::show(&args, false),
+        Command::Show {
+            game: ShowGame::Qubic(args),
+        } => cube::show(&args, true),
     };
     match result {
         Ok(code) => code,

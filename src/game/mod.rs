@@ -6,8 +6,11 @@
 //! bitboard questions (where may I play, where would I win, which moves do not lose at once).
 
 pub mod connect4;
+pub mod cube;
+pub mod symmetry;
 
 pub use connect4::Connect4;
+pub use cube::{Cube, Rules};
 
 /// Iterates the set bits of a mask, lowest first, each as a one-bit mask.
 ///

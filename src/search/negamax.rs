@@ -124,6 +124,14 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         self
     }
 
+    /// Checks children's table entries before searching (enhanced transposition cutoff) only at
+    /// nodes with at least `empty` empty cells. Games with costly keys (the 4x4x4 symmetry
+    /// canonical forms) want it only near the root.
+    pub fn with_etc_min_empty(mut self, empty: u32) -> Self {
+        self.options.etc_min_empty = empty;
+        self
+    }
+
     /// The table this searcher uses.
     pub fn table(&self) -> &'t T {
         self.table

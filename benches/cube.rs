@@ -1,0 +1,284 @@
+//! 4x4x4 benchmarks: plays per second (move generation + play + win test), canonical forms over
+//! 8 and 192 symmetries, full keys, and the eight Sogo presets of
+//! `../shared/data/cube/sogo-presets.txt` solved one by one (value, nodes, seconds; each value
+//! checked against the file's).
+//!
+//! `cargo bench --bench cube` runs everything; `-- --quick` shortens criterion's part;
+//! `CUBE_PRESET_SECONDS=N` limits each preset (default 600 s; a preset stopped by the limit is
+//! reported as unfinished, never as a value).
+
+use criterion::{black_box, Criterion};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use zugzwang::game::symmetry::{min192, min8};
+use zugzwang::game::{Bits, Cube, Game, Rules};
+use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// Plays random games to the end: per stone, the playable set, the immediate-win test of the
+/// side to move (which needs the threat update done by `play`) and the play itself.
+fn random_games(rules: Rules, games: usize, seed: &mut u64) -> u64 {
+    let mut plays = 0;
+    for _ in 0..games {
+        let mut g = Cube::new(rules);
+        while g.ply() < 64 {
+            let moves = g.playable();
+            if g.winning_moves() != 0 {
+                break;
+            }
+            // a cheap random choice (no division): the lowest playable cell at or after a
+            // random rotation of the board
+            let r = (xorshift(seed) & 63) as u32;
+            let rot = moves.rotate_right(r);
+            let mv = (rot & rot.wrapping_neg()).rotate_left(r);
+            g.play(mv);
+            plays += 1;
+        }
+    }
+    plays
+}
+
+fn random_boards(n: usize) -> Vec<(u64, u64)> {
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            let occ = xorshift(&mut s) & xorshift(&mut s);
+            let w = occ & xorshift(&mut s);
+            (w, occ & !w)
+        })
+        .collect()
+}
+
+fn criterion_part(c: &mut Criterion) {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    // plays per second, measured directly too (criterion reports time per 100 games)
+    for rules in [Rules::Sogo, Rules::Qubic] {
+        let t = Instant::now();
+        let plays = random_games(rules, 200_000, &mut seed);
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{:?}: {plays} plays in {secs:.3} s = {:.1} M plays/s (playable + win test + play)",
+            rules,
+            plays as f64 / secs / 1e6
+        );
+        c.bench_function(&format!("{rules:?} 100 random games"), |b| {
+            b.iter(|| random_games(rules, 100, &mut seed))
+        });
+    }
+    let boards = random_boards(1024);
+    c.bench_function("canonical min over 8 symmetries (per board)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            let (w, k) = boards[i];
+            black_box(min8(black_box(w), black_box(k)))
+        })
+    });
+    c.bench_function("canonical min over 192 symmetries (per board)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            let (w, k) = boards[i];
+            black_box(min192(black_box(w), black_box(k)))
+        })
+    });
+    // full keys (dead cells + canonical + xxh3) of mid-game positions
+    let mut s = 7u64;
+    let positions: Vec<(Cube, Cube)> = (0..256)
+        .map(|_| {
+            let mut g = Cube::new(Rules::Sogo);
+            let mut q = Cube::new(Rules::Qubic);
+            for _ in 0..24 {
+                let m = g.playable();
+                g.play(
+                    Bits(m)
+                        .nth((xorshift(&mut s) % m.count_ones() as u64) as usize)
+                        .unwrap(),
+                );
+                let m = q.playable();
+                q.play(
+                    Bits(m)
+                        .nth((xorshift(&mut s) % m.count_ones() as u64) as usize)
+                        .unwrap(),
+                );
+            }
+            (g, q)
+        })
+        .collect();
+    c.bench_function("Sogo key at ply 24", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 255;
+            black_box(positions[i].0.key())
+        })
+    });
+    c.bench_function("Qubic key at ply 24", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 255;
+            black_box(positions[i].1.key())
+        })
+    });
+}
+
+fn presets() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/cube/sogo-presets.txt"
+    );
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            println!("presets: cannot read {path}: {e}");
+            return;
+        }
+    };
+    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let table = MemoryTable::with_bytes(1 << 30);
+    table.prefault();
+    println!("preset       stones  expected  value  nodes        seconds  (that solver)");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (name, masks, expected) = (f[0], f[2], f[3].parse::<i32>().unwrap_or(9));
+        let theirs = f[4..].join(" ");
+        let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
+        table.clear();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let (s2, d2) = (stop.clone(), done.clone());
+        let timer = std::thread::spawn(move || {
+            let t = Instant::now();
+            while !d2.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            s2.store(true, Ordering::Relaxed);
+        });
+        let t = Instant::now();
+        let mut searcher = Searcher::new(&table)
+            .with_stop(&stop)
+            .with_etc_min_empty(30);
+        let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4, 2);
+        let secs = t.elapsed().as_secs_f64();
+        done.store(true, Ordering::Relaxed);
+        let _ = timer.join();
+        match r {
+            Ok((v, _)) => {
+                let ok = if v == expected { "ok" } else { "MISMATCH" };
+                println!(
+                    "{name:<12} {:>6}  {expected:>8}  {v:>5}  {:>11}  {secs:>7.2}  ({theirs}) {ok}",
+                    g.ply(),
+                    searcher.nodes
+                );
+                assert_eq!(v, expected, "{name}");
+            }
+            Err(_) => println!(
+                "{name:<12} {:>6}  {expected:>8}  unfinished after {secs:.0} s, {} nodes  ({theirs})",
+                g.ply(),
+                searcher.nodes
+            ),
+        }
+    }
+    let _ = Depth::Weak;
+}
+
+/// Careful random play to `plies` stones: never a winning move, never a move handing the
+/// opponent a win when another exists; restarts if a game ends or the side to move can win.
+fn careful_random(plies: u32, seed: &mut u64) -> Cube {
+    'retry: loop {
+        let mut g = Cube::new(Rules::Sogo);
+        while g.ply() < plies {
+            let mut cand = g.playable() & !g.winning_moves();
+            let safe = g.non_losing_moves() & cand;
+            if safe != 0 {
+                cand = safe;
+            }
+            if cand == 0 {
+                continue 'retry;
+            }
+            let k = (xorshift(seed) % cand.count_ones() as u64) as usize;
+            g.play(Bits(cand).nth(k).unwrap_or(0));
+        }
+        if g.winning_moves() == 0 && g.non_losing_moves() != 0 {
+            return g;
+        }
+    }
+}
+
+/// The Sogo cost forecast: random positions after each ply of `CUBE_FORECAST` (e.g.
+/// `24,22,20,18`), `CUBE_FORECAST_COUNT` of each, each limited to `CUBE_PRESET_SECONDS`.
+fn forecast(plies: &str) {
+    let count: usize = std::env::var("CUBE_FORECAST_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let table = MemoryTable::with_bytes(1 << 30);
+    table.prefault();
+    let mut seed = 0xf04e_ca57_u64;
+    println!("ply  position                                 value  nodes         seconds");
+    for ply in plies
+        .split(',')
+        .filter_map(|p| p.trim().parse::<u32>().ok())
+    {
+        for _ in 0..count {
+            let g = careful_random(ply, &mut seed);
+            table.clear();
+            let stop = Arc::new(AtomicBool::new(false));
+            let done = Arc::new(AtomicBool::new(false));
+            let (s2, d2) = (stop.clone(), done.clone());
+            let timer = std::thread::spawn(move || {
+                let t = Instant::now();
+                while !d2.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                s2.store(true, Ordering::Relaxed);
+            });
+            let t = Instant::now();
+            let mut searcher = Searcher::new(&table)
+                .with_stop(&stop)
+                .with_etc_min_empty(30);
+            let r = zugzwang::search::capped::solve_deepening(&mut searcher, &g, 4, 2);
+            let secs = t.elapsed().as_secs_f64();
+            done.store(true, Ordering::Relaxed);
+            let _ = timer.join();
+            let value = match r {
+                Ok((v, _)) => format!("{v:>5}"),
+                Err(_) => "  >  ".to_string(),
+            };
+            println!(
+                "{ply:>3}  {}  {value}  {:>12}  {secs:>8.2}",
+                g.to_hex(),
+                searcher.nodes
+            );
+        }
+    }
+}
+
+fn main() {
+    if let Ok(plies) = std::env::var("CUBE_FORECAST") {
+        forecast(&plies);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    criterion_part(&mut c);
+    c.final_summary();
+    if std::env::var("CUBE_SKIP_PRESETS").is_err() {
+        presets();
+    }
+}

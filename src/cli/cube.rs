@@ -1,0 +1,432 @@
+//! `zugzwang solve|analyze|show sogo|qubic`: the 4x4x4 games.
+//!
+//! Values are win/draw/loss for the side to move (the search runs with [`Depth::Weak`] unless
+//! `--strong` asks for the exact score). The transposition table is the shared
+//! [`MemoryTable`]; for these games its keys are 62-bit xxh3 hashes of the canonical position
+//! (seeded by `--hash-seed`), so a second run with another seed confirms a result independently
+//! of hash collisions.
+
+use super::common::{check_memory_budget, parse_bytes, CliError, Progress};
+use clap::Args;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+use zugzwang::game::cube::DEFAULT_HASH_SEED;
+use zugzwang::game::{Bits, Cube, Game, Rules};
+use zugzwang::record::{self, Record};
+use zugzwang::search::capped::solve_deepening;
+use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+
+/// Arguments shared by `solve sogo` and `solve qubic`.
+#[derive(Args, Clone)]
+pub struct SolveArgs {
+    /// Sogo: columns a1..d4; Qubic: cells a11..d44 (column + level); or 0xWHITE:0xBLACK.
+    #[arg(default_value = "")]
+    moves: String,
+    /// Sogo only: creating a poison wins for its creator on the spot.
+    #[arg(short = 'g', long = "poison")]
+    poison: bool,
+    /// Play Qubic rules (no gravity); `solve sogo -q` is the same as `solve qubic`.
+    #[arg(short = 'q', long = "qubic")]
+    qubic: bool,
+    /// Exact score (how fast the win comes) instead of win/draw/loss.
+    #[arg(long)]
+    strong: bool,
+    /// Output as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write a record of the run (JSON) into this directory, e.g. solve-runs/.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Memory for the transposition table (e.g. 512M, 4G).
+    #[arg(long, default_value = "1G")]
+    mem: String,
+    /// Seed of the position hash (a second seed confirms a result against hash collisions).
+    #[arg(long, default_value_t = DEFAULT_HASH_SEED)]
+    hash_seed: u64,
+    /// Count games reaching this ply as draws first (an optimisation: a win under the cap is a
+    /// real win; any other result is re-checked without the cap). 0 = no cap.
+    #[arg(long, default_value_t = 0)]
+    cap: u32,
+    /// Weak solves: deepen the cap by this many plies at a time before the uncapped search
+    /// (finds short wins and losses fast). 0 = search without caps at once.
+    #[arg(long, default_value_t = 4)]
+    step: u32,
+    /// How many deepening caps to try before the uncapped search.
+    #[arg(long, default_value_t = 2)]
+    tries: u32,
+    /// Enhanced transposition cutoffs (probe every child first) only at nodes with at least
+    /// this many empty cells.
+    #[arg(long, default_value_t = 30)]
+    etc: u32,
+}
+
+/// The answer, as printed with `--json`. Field names match Connect Four's.
+#[derive(Serialize)]
+struct Solved {
+    game: String,
+    moves: String,
+    position: String,
+    score: i32,
+    value: &'static str,
+    best_moves: Vec<String>,
+    nodes: u64,
+    micros: u64,
+    weak: bool,
+    hash_seed: u64,
+    /// The cap (ply counted as a draw) under which a decisive result was proven, if any.
+    proven_under_cap: Option<u32>,
+}
+
+fn rules_of(qubic: bool, poison: bool) -> Result<Rules, CliError> {
+    match (qubic, poison) {
+        (true, true) => Err(CliError::BadInput(
+            "-g (poison wins) applies to Sogo only, not to Qubic".into(),
+        )),
+        (true, false) => Ok(Rules::Qubic),
+        (false, true) => Ok(Rules::SogoPoison),
+        (false, false) => Ok(Rules::Sogo),
+    }
+}
+
+/// Parses a position and refuses finished games (one line, exit status 2).
+pub fn parse_position(rules: Rules, moves: &str, seed: u64) -> Result<Cube, CliError> {
+    let g =
+        Cube::parse(rules, moves).map_err(|e| CliError::BadInput(format!("in '{moves}': {e}")))?;
+    if g.last_mover_won() {
+        return Err(CliError::BadInput(format!(
+            "in '{moves}': the game is already won; nothing to solve"
+        )));
+    }
+    if g.ply() >= g.max_ply() {
+        return Err(CliError::BadInput(format!(
+            "in '{moves}': the board is full; nothing to solve"
+        )));
+    }
+    Ok(g.with_seed(seed))
+}
+
+fn make_table(mem: &str) -> Result<MemoryTable, CliError> {
+    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let bytes = check_memory_budget(bytes)?;
+    Ok(MemoryTable::with_bytes(bytes as usize))
+}
+
+fn value_word(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+/// Solves `g`: in weak mode under the cap `cap` first (if given), then by deepening caps of
+/// `step` plies (if not 0), then without a cap; a decisive result under a cap is real (see
+/// [`zugzwang::search::capped`]). Returns the score, the best moves and the cap used.
+fn solve_with_cap<T: Table>(
+    searcher: &mut Searcher<'_, T>,
+    g: &Cube,
+    depth: Depth,
+    cap: u32,
+    step: u32,
+    tries: u32,
+) -> (i32, Vec<u64>, Option<u32>) {
+    if depth == Depth::Weak {
+        let mut found = None;
+        if cap > g.ply() + 1 && cap < 64 {
+            let capped = g.with_cap(cap);
+            let v = searcher.solve(&capped, depth).expect("no stop flag set");
+            searcher.table().clear();
+            if v != 0 {
+                found = Some((v, Some(cap)));
+            }
+        }
+        let (score, used) = match found {
+            Some(f) => f,
+            None => solve_deepening(searcher, g, step, tries).expect("no stop flag set"),
+        };
+        let pos = used.map(|c| g.with_cap(c)).unwrap_or(*g);
+        let best = best_moves(searcher, &pos, depth, score);
+        return (score, best, used);
+    }
+    let score = searcher.solve(g, depth).expect("no stop flag set");
+    let best = best_moves(searcher, g, depth, score);
+    (score, best, None)
+}
+
+fn best_moves<T: Table>(
+    searcher: &mut Searcher<'_, T>,
+    g: &Cube,
+    depth: Depth,
+    score: i32,
+) -> Vec<u64> {
+    let target = match depth {
+        Depth::Strong => score,
+        Depth::Weak if score < 0 => -g.max_score(),
+        Depth::Weak => score,
+    };
+    Bits(g.playable())
+        .filter(|&mv| searcher.achieves(g, mv, target).expect("no stop flag set"))
+        .collect()
+}
+
+/// `solve sogo` (or `solve qubic` with `qubic` set).
+pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
+    let rules = rules_of(args.qubic || qubic, args.poison)?;
+    let g = parse_position(rules, &args.moves, args.hash_seed)?;
+    let table = make_table(&args.mem)?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let depth = if args.strong {
+        Depth::Strong
+    } else {
+        Depth::Weak
+    };
+    let start = Instant::now();
+    let cpu0 = record::process_cpu_seconds();
+    let (score, best, nodes, cap) = {
+        let _progress = Progress::start("solving", counter.clone());
+        let mut searcher = Searcher::new(&table)
+            .with_progress(&counter)
+            .with_etc_min_empty(args.etc);
+        let (score, best, cap) =
+            solve_with_cap(&mut searcher, &g, depth, args.cap, args.step, args.tries);
+        (score, best, searcher.nodes, cap)
+    };
+    let elapsed = start.elapsed();
+    let cpu = record::process_cpu_seconds() - cpu0;
+    let best_names: Vec<String> = best.iter().map(|&m| g.move_name(m)).collect();
+    let out = Solved {
+        game: rules.name().into(),
+        moves: args.moves.clone(),
+        position: g.to_hex(),
+        score,
+        value: value_word(score),
+        best_moves: best_names.clone(),
+        nodes,
+        micros: elapsed.as_micros() as u64,
+        weak: !args.strong,
+        hash_seed: args.hash_seed,
+        proven_under_cap: cap,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&out).expect("serialisable"));
+    } else {
+        print!("{}", g.render());
+        let side = if g.ply() % 2 == 0 {
+            "X (White, first player)"
+        } else {
+            "O (Black, second player)"
+        };
+        println!("game:       {}", rules.name());
+        println!("to move:    {side}");
+        if args.strong {
+            println!("score:      {score:+}");
+        }
+        println!("value:      {}", out.value);
+        println!("best moves: {}", best_names.join(" "));
+        if let Some(c) = cap {
+            println!("proven:     under a cap of ply {c} (best moves: those that win by then)");
+        }
+        let secs = elapsed.as_secs_f64();
+        println!("nodes:      {nodes}");
+        println!(
+            "time:       {secs:.3} s ({:.2} M nodes/s)",
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    if let Some(dir) = &args.record {
+        let rec = Record {
+            game: if rules == Rules::Qubic {
+                "qubic".into()
+            } else {
+                "sogo".into()
+            },
+            size: match rules {
+                Rules::SogoPoison => "4x4x4 -g".into(),
+                _ => "4x4x4".into(),
+            },
+            mode: if args.strong {
+                "strong".into()
+            } else {
+                "weak".into()
+            },
+            moves: args.moves.clone(),
+            value: out.value.into(),
+            score,
+            best_moves: best_names,
+            nodes,
+            wall_seconds: elapsed.as_secs_f64(),
+            cpu_seconds: cpu,
+            threads: 1,
+            table_bytes: table.bytes() as u64,
+            machine: record::machine_description(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            commit: record::git_commit(),
+            finished: record::now_utc(),
+        };
+        let path = rec
+            .write_to(dir)
+            .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
+        eprintln!("record written to {}", path.display());
+    }
+    Ok(0)
+}
+
+/// `analyze sogo|qubic`: the value of every legal move.
+pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
+    let rules = rules_of(args.qubic || qubic, args.poison)?;
+    let g = parse_position(rules, &args.moves, args.hash_seed)?;
+    let table = make_table(&args.mem)?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let depth = if args.strong {
+        Depth::Strong
+    } else {
+        Depth::Weak
+    };
+    let start = Instant::now();
+    let (scores, nodes) = {
+        let _progress = Progress::start("analyzing", counter.clone());
+        let mut searcher = Searcher::new(&table)
+            .with_progress(&counter)
+            .with_etc_min_empty(args.etc);
+        let s = searcher.analyze(&g, depth).expect("no stop flag set");
+        (s, searcher.nodes)
+    };
+    let micros = start.elapsed().as_micros() as u64;
+    let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    if args.json {
+        #[derive(Serialize)]
+        struct MoveScore {
+            r#move: String,
+            score: i32,
+            value: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Analysis {
+            game: String,
+            moves: String,
+            score: i32,
+            value: &'static str,
+            best_moves: Vec<String>,
+            move_scores: Vec<MoveScore>,
+            nodes: u64,
+            micros: u64,
+            weak: bool,
+        }
+        let a = Analysis {
+            game: rules.name().into(),
+            moves: args.moves.clone(),
+            score: best,
+            value: value_word(best),
+            best_moves: scores
+                .iter()
+                .filter(|m| m.1 == best)
+                .map(|m| g.move_name(m.0))
+                .collect(),
+            move_scores: scores
+                .iter()
+                .map(|&(m, s)| MoveScore {
+                    r#move: g.move_name(m),
+                    score: s,
+                    value: value_word(s),
+                })
+                .collect(),
+            nodes,
+            micros,
+            weak: !args.strong,
+        };
+        println!("{}", serde_json::to_string(&a).expect("serialisable"));
+    } else {
+        print!("{}", g.render());
+        for &(m, s) in &scores {
+            if args.strong {
+                println!("{:>4} {:>5} {s:+}", g.move_name(m), value_word(s));
+            } else {
+                println!("{:>4} {}", g.move_name(m), value_word(s));
+            }
+        }
+        println!("nodes: {nodes}, time {:.3} s", micros as f64 / 1e6);
+    }
+    Ok(0)
+}
+
+/// Arguments of `show sogo|qubic`.
+#[derive(Args, Clone)]
+pub struct ShowArgs {
+    /// The position (moves or 0xWHITE:0xBLACK).
+    #[arg(default_value = "")]
+    moves: String,
+    /// Sogo only: creating a poison wins.
+    #[arg(short = 'g', long = "poison")]
+    poison: bool,
+    /// Qubic rules.
+    #[arg(short = 'q', long = "qubic")]
+    qubic: bool,
+}
+
+/// `show sogo|qubic`: the four levels side by side with threats and poisons marked.
+pub fn show(args: &ShowArgs, qubic: bool) -> Result<i32, CliError> {
+    let rules = rules_of(args.qubic || qubic, args.poison)?;
+    let g = Cube::parse(rules, &args.moves)
+        .map_err(|e| CliError::BadInput(format!("in '{}': {e}", args.moves)))?;
+    print!("{}", g.render());
+    println!("X = White (first), O = Black; * threat of the side to move, + threat of the other side, ! poison (threat over an empty cell)");
+    let side = if g.ply() % 2 == 0 { "X" } else { "O" };
+    if g.last_mover_won() {
+        println!("game over: the last move won");
+    } else {
+        println!("to move: {side}, ply {}", g.ply());
+    }
+    println!("position: {}", g.to_hex());
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    fn args(list: &[&str]) -> SolveArgs {
+        let mut v = vec!["zugzwang"];
+        v.extend_from_slice(list);
+        Wrap::try_parse_from(v).expect("clap parses").args
+    }
+
+    #[test]
+    fn bad_input_is_exit_status_2_with_one_line() {
+        for (list, qubic) in [
+            (vec!["a1 e5"], false),
+            (vec!["a1a1a1a1a1"], false),
+            (vec!["a11 a11"], true),
+            (vec!["0x1:0x1"], true),
+            (vec!["0x10000:0x0"], false),
+            (vec!["a1 a2 b1 b2 c1 c2 d1"], false),
+            (vec!["a11", "-g"], true),
+            (vec!["", "--mem", "lots"], false),
+        ] {
+            let e = solve(&args(&list), qubic).expect_err("bad input refused");
+            assert_eq!(e.exit_code(), 2, "{list:?}");
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn solves_a_short_sogo_position() {
+        // preset p1_18 of data/cube/sogo-presets.txt: a quick win for White
+        let a = args(&[
+            "0x000000003240d204:0x000000400028206b",
+            "--mem",
+            "16M",
+            "--json",
+        ]);
+        assert_eq!(solve(&a, false).expect("solves"), 0);
+    }
+}

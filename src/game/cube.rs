@@ -1,0 +1,1198 @@
+//! The 4x4x4 games: Sogo (gravity), Sogo `-g` (creating a poison wins) and Qubic (no gravity).
+//!
+//! Bit layout: cell `x + 4*y + 16*z`, z = level (0 = bottom), column `x + 4*y`. A level is one
+//! 16-bit lane, so "the cell above" is `<< 16` and the playable cells under gravity are
+//! `((occupied << 16) | 0xffff) & !occupied`:
+//!
+//! ```text
+//!   level z:  y=3  12 13 14 15   (+16*z)
+//!             y=2   8  9 10 11
+//!             y=1   4  5  6  7
+//!             y=0   0  1  2  3
+//!                   x=0 1  2  3   (columns a..d = x, digits 1..4 = y+1)
+//! ```
+//!
+//! Each side's *threat cells* (cells completing a line whose other three cells are its stones)
+//! are kept up to date incrementally: a stone can only create threats on the at most 7 lines
+//! through it, and it destroys an enemy threat only by filling that very cell. With them the
+//! search's questions are a few bit operations: immediate wins are `playable & threats`, and
+//! (Sogo) the moves that do not lose at once are those not under an enemy threat.
+//!
+//! A *poison* of player P: a line with three stones of P whose fourth cell is empty and not
+//! playable (the cell below it is empty); the opponent must never fill that lower cell.
+
+use super::symmetry;
+use super::{Bits, Game};
+use std::fmt;
+
+/// Which 4x4x4 game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Gravity: a move names a column; the stone drops to the lowest empty level.
+    Sogo,
+    /// Sogo where creating a poison wins for its creator on the spot (seed 003's `-g`).
+    SogoPoison,
+    /// No gravity: any empty cell.
+    Qubic,
+}
+
+impl Rules {
+    /// Whether stones fall (Sogo and Sogo `-g`).
+    pub fn gravity(self) -> bool {
+        !matches!(self, Rules::Qubic)
+    }
+    /// Name used in records and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Sogo => "sogo",
+            Rules::SogoPoison => "sogo -g",
+            Rules::Qubic => "qubic",
+        }
+    }
+}
+
+/// Cell index from coordinates.
+pub const fn cell_index(x: u32, y: u32, z: u32) -> u32 {
+    x + 4 * y + 16 * z
+}
+
+const fn in_range(v: i32) -> bool {
+    v >= 0 && v < 4
+}
+
+/// The 13 line directions (one of each opposite pair).
+const DIRS: [[i32; 3]; 13] = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+    [1, 1, 0],
+    [1, -1, 0],
+    [1, 0, 1],
+    [1, 0, -1],
+    [0, 1, 1],
+    [0, 1, -1],
+    [1, 1, 1],
+    [1, 1, -1],
+    [1, -1, 1],
+    [1, -1, -1],
+];
+
+const fn build_lines() -> [u64; 76] {
+    let mut out = [0u64; 76];
+    let mut n = 0;
+    let mut d = 0;
+    while d < 13 {
+        let mut start: i32 = 0;
+        while start < 64 {
+            let (x, y, z) = (start % 4, (start / 4) % 4, start / 16);
+            let (dx, dy, dz) = (DIRS[d][0], DIRS[d][1], DIRS[d][2]);
+            // a line starts where stepping backwards leaves the board and 3 steps forward stay on it
+            let back_out = !(in_range(x - dx) && in_range(y - dy) && in_range(z - dz));
+            let fwd_in = in_range(x + 3 * dx) && in_range(y + 3 * dy) && in_range(z + 3 * dz);
+            if back_out && fwd_in {
+                let mut m = 0u64;
+                let mut k = 0;
+                while k < 4 {
+                    m |= 1u64 << ((x + k * dx) + 4 * (y + k * dy) + 16 * (z + k * dz));
+                    k += 1;
+                }
+                out[n] = m;
+                n += 1;
+            }
+            start += 1;
+        }
+        d += 1;
+    }
+    assert!(n == 76);
+    out
+}
+
+/// The 76 winning lines as 4-bit masks: 48 axis-parallel, 24 face diagonals, 4 space diagonals.
+pub const LINES: [u64; 76] = build_lines();
+
+const fn build_through() -> [[u64; 7]; 64] {
+    let mut out = [[0u64; 7]; 64];
+    let mut c = 0;
+    while c < 64 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 76 {
+            if LINES[i] >> c & 1 == 1 {
+                out[c][k] = LINES[i];
+                k += 1;
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
+/// The lines through each cell (7 for the 16 "strong" cells, 4 for the others), padded with 0.
+pub const LINES_THROUGH: [[u64; 7]; 64] = build_through();
+
+/// Cells at levels 1 and 3 (0-based): the cells the second player takes under claimeven.
+const ODD_LEVELS: u64 = 0xffff_0000_ffff_0000;
+/// The bottom level.
+const BOTTOM: u64 = 0xffff;
+/// Keys keep 62 bits (a store entry is `key << 2 | value`).
+const KEY_MASK: u64 = (1 << 62) - 1;
+/// Default hash seed of the 4x4x4 keys (`--hash-seed` picks another).
+pub const DEFAULT_HASH_SEED: u64 = 0x005e_ed0f_c0be;
+
+/// Why a position was refused. Shown to users as is: names the offending token and its index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubeError(pub String);
+
+impl fmt::Display for CubeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CubeError {}
+
+/// A 4x4x4 position. Small and cheap to copy: the search plays moves on copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cube {
+    /// Stones of White (first player) and Black.
+    stones: [u64; 2],
+    /// Threat cells of each side (cells completing a line of its three stones); may include
+    /// cells since filled, so always masked with the empty cells.
+    threats: [u64; 2],
+    ply: u32,
+    /// The ply at which the game counts as a draw: 64, or less under a depth cap (see
+    /// [`Cube::with_cap`]).
+    cap: u32,
+    rules: Rules,
+    /// Seed of the key hash.
+    seed: u64,
+}
+
+/// Threat cells of `own` created on the lines through `mv` (after `mv` joined `own`).
+#[inline(always)]
+fn new_threats(own: u64, mv: u64) -> u64 {
+    let lines = &LINES_THROUGH[mv.trailing_zeros() as usize];
+    let mut t = 0;
+    for &l in lines {
+        let s = own & l;
+        let hit = ((s.count_ones() == 3) as u64).wrapping_neg();
+        t |= (l ^ s) & hit;
+    }
+    t
+}
+
+/// Whether some line lies entirely inside `set`.
+#[inline]
+fn any_line_within(set: u64) -> bool {
+    LINES.iter().any(|&l| l & !set == 0)
+}
+
+impl Cube {
+    /// The empty board.
+    pub fn new(rules: Rules) -> Self {
+        Cube {
+            stones: [0, 0],
+            threats: [0, 0],
+            ply: 0,
+            cap: 64,
+            rules,
+            seed: DEFAULT_HASH_SEED,
+        }
+    }
+
+    /// The same position with games that reach ply `cap` counted as draws (an optimisation for
+    /// Qubic: a *win* found under a cap is a real win, since the winning side wins every line
+    /// before the cap; anything else must be re-checked without it).
+    pub fn with_cap(mut self, cap: u32) -> Self {
+        self.cap = cap.clamp(self.ply + 1, 64);
+        self
+    }
+
+    /// The same position keyed with another hash seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The rules played.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// White's stones (first player).
+    pub fn white(&self) -> u64 {
+        self.stones[0]
+    }
+
+    /// Black's stones (second player).
+    pub fn black(&self) -> u64 {
+        self.stones[1]
+    }
+
+    /// All stones.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// Index (0 White, 1 Black) of the side to move.
+    #[inline]
+    fn side(&self) -> usize {
+        (self.ply & 1) as usize
+    }
+
+    /// Threat cells of side `p` that are still empty.
+    #[inline]
+    pub fn threats_of(&self, p: usize) -> u64 {
+        self.threats[p] & !self.occupied()
+    }
+
+    /// Playable cells for a given occupancy.
+    #[inline(always)]
+    fn playable_for(&self, occ: u64) -> u64 {
+        if self.rules.gravity() {
+            ((occ << 16) | BOTTOM) & !occ
+        } else {
+            !occ
+        }
+    }
+
+    /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
+    /// makes a threat cell of `p` that is empty and not playable afterwards.
+    fn poison_makers(&self, p: usize) -> u64 {
+        let occ = self.occupied();
+        let mut out = 0;
+        for x in Bits(self.playable_for(occ)) {
+            let occ2 = occ | x;
+            let t = new_threats(self.stones[p] | x, x) & !occ2;
+            if t & !self.playable_for(occ2) != 0 {
+                out |= x;
+            }
+        }
+        out
+    }
+
+    /// Whether side `p` has a poison on the board, by scanning all lines (independent of the
+    /// incremental threats; used by the win test and input checks).
+    pub fn has_poison(&self, p: usize) -> bool {
+        if !self.rules.gravity() {
+            return false;
+        }
+        let occ = self.occupied();
+        let playable = self.playable_for(occ);
+        LINES.iter().any(|&l| {
+            let s = l & self.stones[p];
+            let e = l ^ s;
+            s.count_ones() == 3 && e & occ == 0 && e & playable == 0
+        })
+    }
+
+    /// The poison cells of side `p` (empty threat cells that cannot be played yet), for display.
+    pub fn poisons_of(&self, p: usize) -> u64 {
+        if !self.rules.gravity() {
+            return 0;
+        }
+        self.threats_of(p) & !self.playable()
+    }
+
+    /// Whether side `p` has four in a line (full scan).
+    pub fn has_line(&self, p: usize) -> bool {
+        any_line_within(self.stones[p])
+    }
+
+    /// A position from White's and Black's stones. Side to move follows from the counts
+    /// (White moves first). Refuses overlaps, impossible counts, floating stones (Sogo), boards
+    /// where a side has already won (and, in `-g`, boards with a poison: the game would be over).
+    pub fn from_masks(rules: Rules, white: u64, black: u64) -> Result<Self, CubeError> {
+        if white & black != 0 {
+            return Err(CubeError(format!(
+                "white and black share cells {:#x}",
+                white & black
+            )));
+        }
+        let (nw, nb) = (white.count_ones(), black.count_ones());
+        if nw != nb && nw != nb + 1 {
+            return Err(CubeError(format!(
+                "impossible stone counts: white {nw}, black {nb} (white moves first: white = black or black + 1)"
+            )));
+        }
+        let occ = white | black;
+        if rules.gravity() {
+            let floating = occ & !((occ << 16) | BOTTOM);
+            if floating != 0 {
+                return Err(CubeError(format!(
+                    "floating stone at cell {} ({}): the cell below it is empty",
+                    floating.trailing_zeros(),
+                    cell_name(floating.trailing_zeros())
+                )));
+            }
+        }
+        let mut g = Cube::new(rules);
+        g.stones = [white, black];
+        g.ply = nw + nb;
+        for p in 0..2 {
+            for &l in &LINES {
+                let s = l & g.stones[p];
+                if s.count_ones() == 3 {
+                    g.threats[p] |= l ^ s;
+                }
+            }
+        }
+        for (p, name) in [(0, "white"), (1, "black")] {
+            if g.has_line(p) {
+                return Err(CubeError(format!(
+                    "{name} already has four in a line: nothing to solve"
+                )));
+            }
+            if rules == Rules::SogoPoison && g.has_poison(p) {
+                return Err(CubeError(format!(
+                    "{name} already has a poison, which ends the game under -g: nothing to solve"
+                )));
+            }
+        }
+        Ok(g)
+    }
+
+    /// Parses `0xWHITE:0xBLACK`.
+    pub fn from_hex(rules: Rules, text: &str) -> Result<Self, CubeError> {
+        let t = text.trim();
+        let (w, b) = t.split_once(':').ok_or_else(|| {
+            CubeError(format!(
+                "token 0 '{t}': expected two hex masks 0xWHITE:0xBLACK"
+            ))
+        })?;
+        let parse = |s: &str, idx: usize| -> Result<u64, CubeError> {
+            let s = s.trim();
+            let digits = s
+                .strip_prefix("0x")
+                .or_else(|| s.strip_prefix("0X"))
+                .unwrap_or(s);
+            u64::from_str_radix(digits, 16).map_err(|_| {
+                CubeError(format!(
+                    "token {idx} '{s}': not a 64-bit hex mask (like 0x31cddc2282577da5)"
+                ))
+            })
+        };
+        Cube::from_masks(rules, parse(w, 0)?, parse(b, 1)?)
+    }
+
+    /// Parses a move string: Sogo columns (`a1 b2 b2`) or Qubic cells (`a11 b23`), separators
+    /// (spaces, commas, semicolons) optional; or `0xWHITE:0xBLACK`. Errors name the offending
+    /// token and its 0-based index among the moves.
+    pub fn parse(rules: Rules, text: &str) -> Result<Self, CubeError> {
+        let t = text.trim();
+        if t.starts_with("0x") || t.starts_with("0X") || t.contains(':') {
+            return Cube::from_hex(rules, t);
+        }
+        let mut g = Cube::new(rules);
+        let chars: Vec<char> = t.chars().collect();
+        let mut i = 0;
+        let mut index = 0;
+        let width = if rules.gravity() { 2 } else { 3 };
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_whitespace() || c == ',' || c == ';' {
+                i += 1;
+                continue;
+            }
+            // the token: up to the next separator, at most `width` characters
+            let mut j = i;
+            while j < chars.len()
+                && j - i < width
+                && !(chars[j].is_whitespace() || chars[j] == ',' || chars[j] == ';')
+            {
+                j += 1;
+            }
+            let token: String = chars[i..j].iter().collect();
+            let mv = g.parse_move(&token).map_err(|why| {
+                CubeError(format!("move {index} '{token}' (at character {i}): {why}"))
+            })?;
+            g.play(mv);
+            if g.last_mover_won() {
+                // a further move is an error
+                let rest: String = chars[j..].iter().collect();
+                if rest
+                    .chars()
+                    .any(|c| !(c.is_whitespace() || c == ',' || c == ';'))
+                {
+                    let next = rest.trim_start_matches([' ', ',', ';', '\t', '\n']);
+                    let tok: String = next.chars().take(width).collect();
+                    return Err(CubeError(format!(
+                        "move {} '{tok}': the game was already won by move {index} '{token}'",
+                        index + 1
+                    )));
+                }
+            }
+            index += 1;
+            i = j;
+        }
+        Ok(g)
+    }
+
+    /// One move in this game's notation, checked for legality; the reason on failure.
+    pub fn parse_move(&self, token: &str) -> Result<u64, String> {
+        let cs: Vec<char> = token.chars().collect();
+        let need = if self.rules.gravity() { 2 } else { 3 };
+        let form = if self.rules.gravity() {
+            "a column a1..d4"
+        } else {
+            "a cell a11..d44 (column, then level 1..4)"
+        };
+        if cs.len() != need {
+            return Err(format!("expected {form}"));
+        }
+        let x = match cs[0].to_ascii_lowercase() {
+            c @ 'a'..='d' => c as u32 - 'a' as u32,
+            _ => return Err(format!("expected {form}")),
+        };
+        let digit = |c: char| match c {
+            '1'..='4' => Some(c as u32 - '1' as u32),
+            _ => None,
+        };
+        let y = digit(cs[1]).ok_or_else(|| format!("expected {form}"))?;
+        let col = x + 4 * y;
+        let mv = if self.rules.gravity() {
+            let m = self.playable() & (0x0001_0001_0001_0001u64 << col);
+            if m == 0 {
+                return Err("the column is full".into());
+            }
+            m
+        } else {
+            let z = digit(cs[2]).ok_or_else(|| format!("expected {form}"))?;
+            let m = 1u64 << (col + 16 * z);
+            if self.occupied() & m != 0 {
+                return Err("the cell is already taken".into());
+            }
+            m
+        };
+        Ok(mv)
+    }
+
+    /// A move in notation: column (`b2`) for Sogo, cell (`b23`) for Qubic.
+    pub fn move_name(&self, mv: u64) -> String {
+        let i = mv.trailing_zeros();
+        if self.rules.gravity() {
+            column_name(i % 16)
+        } else {
+            cell_name(i)
+        }
+    }
+
+    /// The position as `0xWHITE:0xBLACK`.
+    pub fn to_hex(&self) -> String {
+        format!("{:#018x}:{:#018x}", self.stones[0], self.stones[1])
+    }
+
+    /// The four levels side by side (level 1 = bottom on the left); `X` White, `O` Black, `*` a
+    /// threat cell of the side to move that is playable, `+` one of the opponent, `!` a poison
+    /// (an empty threat cell that cannot be played yet), `.` empty. Row y = 4 on top.
+    pub fn render(&self) -> String {
+        let me = self.side();
+        let playable = self.playable();
+        let mut out = String::new();
+        out.push_str("   level 1      level 2      level 3      level 4\n");
+        for y in (0..4).rev() {
+            for z in 0..4 {
+                out.push_str(&format!("{} ", y + 1));
+                for x in 0..4 {
+                    let m = 1u64 << cell_index(x, y, z);
+                    let ch = if self.stones[0] & m != 0 {
+                        'X'
+                    } else if self.stones[1] & m != 0 {
+                        'O'
+                    } else if self.rules.gravity()
+                        && (self.threats_of(0) | self.threats_of(1)) & m & !playable != 0
+                    {
+                        '!'
+                    } else if self.threats_of(me) & m != 0 {
+                        '*'
+                    } else if self.threats_of(1 - me) & m != 0 {
+                        '+'
+                    } else {
+                        '.'
+                    };
+                    out.push(ch);
+                    if x < 3 {
+                        out.push(' ');
+                    }
+                }
+                out.push_str(if z < 3 { "   " } else { "\n" });
+            }
+        }
+        out.push_str("  a b c d      a b c d      a b c d      a b c d\n");
+        out
+    }
+
+    /// The key before hashing: the canonical `(white, black)` under the game's symmetries after
+    /// the sound dead-cell normalisation (see [`Cube::dead_cells`]): dead cells are marked by
+    /// setting them in *both* masks, a third state no real cell has.
+    pub fn canonical(&self) -> u128 {
+        let dead = if self.ply >= DEAD_FROM_PLY {
+            self.dead_cells()
+        } else {
+            0
+        };
+        let (w, b) = (self.stones[0] | dead, self.stones[1] | dead);
+        if self.rules.gravity() || self.ply >= QUBIC_FULL_GROUP_BELOW_PLY {
+            // deep in a Qubic tree symmetric transpositions are rare and the 192-element form
+            // costs 20 times the 8-element one: the key uses the subgroup there (a position
+            // always gets the same form, since the ply is part of it)
+            symmetry::min8(w, b)
+        } else {
+            symmetry::min192(w, b)
+        }
+    }
+
+    /// Stones that lie only on dead lines (lines holding both colours). Their colour can never
+    /// matter again: two positions that differ only in the colours of such stones have the same
+    /// dead cells, the same live lines with the same contents (a line through a dead cell is dead
+    /// in both), the same empty and playable cells and the same side to move, so their game
+    /// trees are the same. The key therefore records them as a third state "dead" rather than
+    /// recolouring them (recolouring can revive a line: seed 003's form, refuted in the tests).
+    pub fn dead_cells(&self) -> u64 {
+        let (w, b) = (self.stones[0], self.stones[1]);
+        let mut alive = 0;
+        for &l in &LINES {
+            if l & w == 0 || l & b == 0 {
+                alive |= l;
+            }
+        }
+        (w | b) & !alive
+    }
+
+    /// Whether the side to move could still complete a line (has a line without enemy stones).
+    fn has_live_line(&self, p: usize) -> bool {
+        any_line_within(!self.stones[1 - p])
+    }
+}
+
+/// Below this ply no cell can be dead often enough to pay for finding dead cells.
+const DEAD_FROM_PLY: u32 = 16;
+/// Qubic keys use the full group of 192 below this ply, the subgroup of 8 from it on.
+const QUBIC_FULL_GROUP_BELOW_PLY: u32 = 12;
+/// Below this ply every side has live lines; static bounds are not tried.
+const BOUNDS_FROM_PLY: u32 = 20;
+
+/// `a1`..`d4` for column `c = x + 4y`.
+pub fn column_name(c: u32) -> String {
+    format!("{}{}", (b'a' + (c % 4) as u8) as char, c / 4 + 1)
+}
+
+/// `a11`..`d44` (column, level 1..4) for cell `i`.
+pub fn cell_name(i: u32) -> String {
+    format!("{}{}", column_name(i % 16), i / 16 + 1)
+}
+
+impl Game for Cube {
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    #[inline]
+    fn max_ply(&self) -> u32 {
+        self.cap
+    }
+
+    #[inline]
+    fn playable(&self) -> u64 {
+        self.playable_for(self.occupied())
+    }
+
+    #[inline]
+    fn winning_moves(&self) -> u64 {
+        let p = self.side();
+        let lines = self.playable() & self.threats[p];
+        if self.rules == Rules::SogoPoison {
+            lines | self.poison_makers(p)
+        } else {
+            lines
+        }
+    }
+
+    #[inline]
+    fn non_losing_moves(&self) -> u64 {
+        let opp = 1 - self.side();
+        let opp_threats = self.threats_of(opp);
+        let playable = self.playable();
+        let mut moves = playable;
+        let forced = playable & opp_threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two enemy wins at once: cannot block both
+            }
+            moves = forced;
+        }
+        if self.rules.gravity() {
+            // never fill the cell below an enemy threat
+            moves &= !(opp_threats >> 16);
+        }
+        if self.rules == Rules::SogoPoison && moves != 0 {
+            // the enemy may also win by creating a poison: try each survivor (exact, slower)
+            let mut keep = 0;
+            for mv in Bits(moves) {
+                let mut child = *self;
+                child.play(mv);
+                if child.winning_moves() == 0 {
+                    keep |= mv;
+                }
+            }
+            moves = keep;
+        }
+        moves
+    }
+
+    #[inline]
+    fn play(&mut self, mv: u64) {
+        let p = self.side();
+        self.stones[p] |= mv;
+        self.threats[p] |= new_threats(self.stones[p], mv);
+        self.ply += 1;
+    }
+
+    fn last_mover_won(&self) -> bool {
+        if self.ply == 0 {
+            return false;
+        }
+        let p = 1 - self.side();
+        self.has_line(p) || (self.rules == Rules::SogoPoison && self.has_poison(p))
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        let c = self.canonical();
+        let bytes = c.to_le_bytes();
+        xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.seed) & KEY_MASK
+    }
+
+    fn move_score(&self, mv: u64) -> i32 {
+        // seed 003: a move scores every line through it that is not dead yet by how many stones
+        // the line had: 3 for the first stone, 2 for the second, 1 for the third (own lines it
+        // extends and enemy lines it spoils alike). On top (ours): a new threat is worth much
+        // more, most if it can be played at once (the opponent is then forced), spoiling an enemy
+        // two-stone line a little more, and two threats at once most of all.
+        let p = self.side();
+        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let occ = self.occupied() | mv;
+        let playable_after = self.playable_for(occ);
+        let mut score = 0;
+        let mut threats_made = 0;
+        for &l in &LINES_THROUGH[mv.trailing_zeros() as usize] {
+            let (o, e) = ((l & own).count_ones(), (l & opp).count_ones());
+            if l == 0 || (o > 0 && e > 0) {
+                continue;
+            }
+            score += [3, 2, 1, 1][(o + e) as usize];
+            if e == 0 && o == 2 {
+                threats_made += 1;
+                let cell = l & !occ;
+                score += if cell & playable_after != 0 { 12 } else { 6 };
+            } else if o == 0 && e == 2 {
+                score += 3;
+            }
+        }
+        if threats_made >= 2 {
+            score += 32;
+        }
+        // filling the cell under one's own threat lets the opponent block it
+        if self.rules.gravity() && (mv << 16) & self.threats_of(p) != 0 {
+            score -= 8;
+        }
+        score
+    }
+
+    #[inline]
+    fn static_bounds(&self) -> (i32, i32) {
+        if self.ply < BOUNDS_FROM_PLY {
+            return (i32::MIN, i32::MAX);
+        }
+        let p = self.side();
+        let mut lo = i32::MIN;
+        let mut hi = i32::MAX;
+        // A side with no line free of enemy stones can never complete one, nor (in -g) make a
+        // poison, which also needs three of its stones on a line without enemy stones: it cannot
+        // win, so its score is at most 0.
+        if !self.has_live_line(p) {
+            hi = 0;
+        }
+        if !self.has_live_line(1 - p) {
+            lo = 0;
+        }
+        // Claimeven (plain Sogo): if every column has an even number of stones, the side not to
+        // move can answer every move on top of it in the same column (the column had an even
+        // number of empty cells, so there is room), and so takes every empty cell on levels 1
+        // and 3 (0-based). If each line free of its stones contains such a cell, the side to
+        // move can never complete a line: its score is at most 0. Not valid under -g, where
+        // three stones under an empty claimeven cell make a winning poison.
+        if hi > 0 && self.rules == Rules::Sogo {
+            let occ = self.occupied();
+            // every column holds an even number of stones iff no column's top stone is on an
+            // even level (0 or 2)
+            let tops = occ & !(occ >> 16);
+            if tops & !ODD_LEVELS == 0 {
+                let reach = self.stones[p] | (!occ & !ODD_LEVELS);
+                if !any_line_within(reach) {
+                    hi = 0;
+                }
+            }
+        }
+        (lo, hi)
+    }
+}
+
+impl Cube {
+    /// A position from raw masks without any legality check (tests of normalisations only).
+    #[cfg(test)]
+    pub(crate) fn from_masks_unchecked(rules: Rules, w: u64, b: u64, ply: u32) -> Self {
+        let mut g = Cube::new(rules);
+        g.stones = [w, b];
+        g.ply = ply;
+        for p in 0..2 {
+            for &l in &LINES {
+                let s = l & g.stones[p];
+                if s.count_ones() == 3 {
+                    g.threats[p] |= l ^ s;
+                }
+            }
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop, clippy::type_complexity)]
+mod tests {
+    use super::*;
+    use crate::search::reference::minimax;
+
+    #[test]
+    fn there_are_76_lines_48_axis_24_face_4_space() {
+        assert_eq!(LINES.len(), 76);
+        let mut kinds = [0; 4];
+        for &l in &LINES {
+            assert_eq!(l.count_ones(), 4);
+            let cells: Vec<u32> = Bits(l).map(|m| m.trailing_zeros()).collect();
+            let varying = (0..3)
+                .filter(|&a| {
+                    let v: Vec<u32> = cells
+                        .iter()
+                        .map(|&c| [c % 4, c / 4 % 4, c / 16][a])
+                        .collect();
+                    v.iter().any(|&x| x != v[0])
+                })
+                .count();
+            kinds[varying] += 1;
+        }
+        assert_eq!(kinds, [0, 48, 24, 4]);
+        let distinct: std::collections::HashSet<u64> = LINES.iter().copied().collect();
+        assert_eq!(distinct.len(), 76);
+    }
+
+    #[test]
+    fn sixteen_strong_cells_with_7_lines_and_48_with_4() {
+        let mut counts = [0; 8];
+        for c in 0..64 {
+            let n = LINES_THROUGH[c].iter().filter(|&&l| l != 0).count();
+            counts[n] += 1;
+            let (x, y, z) = (c % 4, c / 4 % 4, c / 16);
+            let strong = [x, y, z].iter().all(|&v| v == 0 || v == 3)
+                || [x, y, z].iter().all(|&v| v == 1 || v == 2);
+            assert_eq!(n == 7, strong, "cell {c}");
+        }
+        assert_eq!(counts[7], 16);
+        assert_eq!(counts[4], 48);
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let g = Cube::parse(Rules::Sogo, "a1 b2,b2 d4c3").unwrap();
+        assert_eq!(g.ply(), 5);
+        let again = Cube::from_hex(Rules::Sogo, &g.to_hex()).unwrap();
+        assert_eq!(again.stones, g.stones);
+        assert_eq!(again.threats_of(0), g.threats_of(0));
+        let q = Cube::parse(Rules::Qubic, "a11 b23 d44").unwrap();
+        assert_eq!(q.white(), 1 | 1 << 63);
+        assert_eq!(q.black(), 1 << (5 + 32));
+        let names: Vec<String> = [1u64, 1 << 37, 1 << 63]
+            .iter()
+            .map(|&m| q.move_name(m))
+            .collect();
+        assert_eq!(names, ["a11", "b23", "d44"]);
+        let text = names.join("");
+        assert_eq!(Cube::parse(Rules::Qubic, &text).unwrap().stones, q.stones);
+    }
+
+    #[test]
+    fn bad_input_names_token_and_index() {
+        let e = Cube::parse(Rules::Sogo, "a1 e5").unwrap_err().0;
+        assert!(e.contains("move 1 'e5'"), "{e}");
+        let e = Cube::parse(Rules::Sogo, "a1a1a1a1a1").unwrap_err().0;
+        assert!(e.contains("move 4") && e.contains("full"), "{e}");
+        let e = Cube::parse(Rules::Qubic, "a11 a11").unwrap_err().0;
+        assert!(e.contains("move 1") && e.contains("taken"), "{e}");
+        let e = Cube::parse(Rules::Qubic, "a15").unwrap_err().0;
+        assert!(e.contains("move 0 'a15'"), "{e}");
+        // white wins on the bottom row, then one more move
+        let e = Cube::parse(Rules::Sogo, "a1 a2 b1 b2 c1 c2 d1 d2")
+            .unwrap_err()
+            .0;
+        assert!(e.contains("move 7") && e.contains("already won"), "{e}");
+        assert!(Cube::from_hex(Rules::Qubic, "0x1:0x1").is_err());
+        assert!(Cube::from_hex(Rules::Qubic, "0x3:0x0").is_err());
+        assert!(Cube::from_hex(Rules::Sogo, "0x10000:0x0").is_err()); // floating
+        assert!(Cube::from_hex(Rules::Qubic, "0x10000:0x0").is_ok());
+        assert!(Cube::from_hex(Rules::Qubic, "0xf:0xf0").is_err()); // already won
+        assert!(Cube::from_hex(Rules::Qubic, "0xzz:0x0").is_err());
+        assert!(Cube::from_hex(Rules::Qubic, "0x1").is_err());
+    }
+
+    #[test]
+    fn seed_003_full_board_is_a_draw_board() {
+        let w = 0x31cd_dc22_8257_7da5u64;
+        let g = Cube::from_masks(Rules::Qubic, w, !w).unwrap();
+        assert_eq!(g.ply(), 64);
+        assert!(!g.has_line(0) && !g.has_line(1));
+    }
+
+    pub(crate) fn rng(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// A random position with `empties` empty cells reached by play in which nobody has won
+    /// (and in -g nobody has a poison), the side to move has no immediate win.
+    pub(crate) fn careful_random(rules: Rules, empties: u32, seed: &mut u64) -> Cube {
+        'retry: loop {
+            let mut g = Cube::new(rules);
+            while g.ply() < 64 - empties {
+                // avoid winning moves when possible, and moves that hand the opponent a win
+                let mut cand = g.playable() & !g.winning_moves();
+                if cand == 0 {
+                    continue 'retry;
+                }
+                let safe = if g.winning_moves() == 0 {
+                    g.non_losing_moves() & cand
+                } else {
+                    0
+                };
+                if safe != 0 {
+                    cand = safe;
+                }
+                let n = cand.count_ones();
+                let k = (rng(seed) % n as u64) as usize;
+                let mv = Bits(cand).nth(k).unwrap();
+                g.play(mv);
+                if g.last_mover_won() {
+                    continue 'retry;
+                }
+            }
+            if g.winning_moves() == 0 {
+                return g;
+            }
+        }
+    }
+
+    #[test]
+    fn winning_moves_and_non_losing_moves_keep_the_contract() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for rules in [Rules::Sogo, Rules::SogoPoison, Rules::Qubic] {
+            for empties in [10, 20, 30, 40] {
+                for _ in 0..200 {
+                    let g = careful_random(rules, empties, &mut s);
+                    let mut wins = 0;
+                    for mv in Bits(g.playable()) {
+                        let mut c = g;
+                        c.play(mv);
+                        if c.last_mover_won() {
+                            wins |= mv;
+                        }
+                    }
+                    assert_eq!(wins, g.winning_moves(), "{rules:?} {}", g.to_hex());
+                    let mut safe = 0;
+                    for mv in Bits(g.playable()) {
+                        let mut c = g;
+                        c.play(mv);
+                        let opp_wins = Bits(c.playable()).any(|m2| {
+                            let mut d = c;
+                            d.play(m2);
+                            d.last_mover_won()
+                        });
+                        if !opp_wins {
+                            safe |= mv;
+                        }
+                    }
+                    assert_eq!(safe, g.non_losing_moves(), "{rules:?} {}", g.to_hex());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn static_bounds_agree_with_plain_search() {
+        let mut s = 0x1234_9876_abcd_ef01u64;
+        let mut checked = [0; 2];
+        for rules in [Rules::Sogo, Rules::SogoPoison, Rules::Qubic] {
+            for _ in 0..400 {
+                let empties = 9 + (rng(&mut s) % 3) as u32;
+                let g = careful_random(rules, empties, &mut s);
+                let (lo, hi) = g.static_bounds();
+                if lo == i32::MIN && hi == i32::MAX {
+                    continue;
+                }
+                let v = minimax(&g);
+                assert!(lo <= v && v <= hi, "{rules:?} {} {lo} {v} {hi}", g.to_hex());
+                checked[(hi == 0) as usize] += 1;
+            }
+        }
+        assert!(checked[1] > 20, "{checked:?}");
+    }
+
+    /// Seed 003's dead-cell recolouring as written: cells lying only on dead lines become Black.
+    fn naive_recolour(g: &Cube) -> Cube {
+        let dead = g.dead_cells();
+        Cube::from_masks_unchecked(g.rules, g.stones[0] & !dead, g.stones[1] | dead, g.ply)
+    }
+
+    #[test]
+    fn dead_cell_key_is_sound_and_the_naive_recolouring_is_not() {
+        let mut s = 0x0bad_cafe_dead_beefu64;
+        let mut naive_wrong = 0;
+        let mut tried = 0;
+        let mut same_key = 0;
+        for _ in 0..600 {
+            let g = careful_random(Rules::Sogo, 10, &mut s);
+            let dead = g.dead_cells();
+            if dead == 0 {
+                continue;
+            }
+            tried += 1;
+            let v = minimax(&g);
+            // the sound form: a recolouring of dead cells that keeps the key (the same cells
+            // are dead afterwards) keeps the value
+            let k = (rng(&mut s) % dead.count_ones() as u64) as usize;
+            let flip = Bits(dead).nth(k).unwrap_or(0);
+            let other =
+                Cube::from_masks_unchecked(g.rules, g.stones[0] ^ flip, g.stones[1] ^ flip, g.ply);
+            if flip != 0 && other.key() == g.key() {
+                same_key += 1;
+                assert_eq!(other.dead_cells(), dead);
+                assert_eq!(minimax(&other), v, "{}", g.to_hex());
+            }
+            let n = naive_recolour(&g);
+            if n.has_line(0) || n.has_line(1) || minimax(&n) != v {
+                naive_wrong += 1;
+            }
+        }
+        assert!(tried > 100 && same_key > 50, "{tried} {same_key}");
+        eprintln!("dead cells: {tried} positions, {same_key} same-key recolourings agree, naive form wrong in {naive_wrong}");
+        assert!(
+            naive_wrong > 0,
+            "the naive form never went wrong in {tried}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod solver_tests {
+    use super::tests::careful_random;
+    use super::*;
+    use crate::search::{Depth, MemoryTable, Searcher, Table};
+
+    /// Win/draw/loss by plain alpha-beta over `last_mover_won` only (no table, symmetry,
+    /// ordering or move filters): cutoffs only skip moves that cannot change the value.
+    fn wdl(g: &Cube, mut alpha: i32, beta: i32) -> i32 {
+        let mut children = [*g; 64];
+        let mut n = 0;
+        for mv in Bits(g.playable()) {
+            let mut c = *g;
+            c.play(mv);
+            if c.last_mover_won() {
+                return 1;
+            }
+            children[n] = c;
+            n += 1;
+        }
+        // fail-soft alpha-beta; from the window (-1, 1) the result is exact
+        let mut best = -1;
+        for c in &children[..n] {
+            let v = if c.ply() >= 64 {
+                0
+            } else {
+                -wdl(c, -beta, -alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn agree(rules: Rules, count: usize, empties: std::ops::RangeInclusive<u32>, seed: u64) {
+        let mut s = seed;
+        let table = MemoryTable::with_bytes(1 << 22);
+        let mut tally = [0usize; 3];
+        let mut times = [0f64; 2];
+        let count = std::env::var("CUBE_AGREE_COUNT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(count);
+        let span = empties.end() - empties.start() + 1;
+        for i in 0..count {
+            let e = empties.start() + (i as u32 % span);
+            let g = careful_random(rules, e, &mut s);
+            let t0 = std::time::Instant::now();
+            let expect = wdl(&g, -1, 1);
+            times[0] += t0.elapsed().as_secs_f64();
+            table.clear();
+            let t0 = std::time::Instant::now();
+            let mut searcher = Searcher::new(&table);
+            let got = searcher.solve(&g, Depth::Weak).unwrap();
+            times[1] += t0.elapsed().as_secs_f64();
+            assert_eq!(got, expect, "{rules:?} {}", g.to_hex());
+            tally[(got + 1) as usize] += 1;
+        }
+        eprintln!(
+            "{rules:?}: {count} positions, loss/draw/win {tally:?}, minimax {:.2} s, solver {:.2} s",
+            times[0], times[1]
+        );
+        assert!(tally.iter().filter(|&&n| n > 0).count() >= 2, "{tally:?}");
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_sogo() {
+        agree(Rules::Sogo, 500, 14..=18, 0x5151_0001);
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_sogo_poison() {
+        agree(Rules::SogoPoison, 500, 14..=18, 0x5151_0002);
+    }
+
+    #[test]
+    fn solver_agrees_with_plain_minimax_qubic() {
+        agree(Rules::Qubic, 500, 12..=14, 0x5151_0003);
+    }
+}
+
+impl crate::search::capped::Capped for Cube {
+    fn capped(&self, cap: u32) -> Self {
+        self.with_cap(cap)
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::*;
+    use crate::game::symmetry::{min192, min8};
+    use std::collections::HashSet;
+
+    /// Distinct positions and classes by ply (play stops at a win), from README's table.
+    fn sogo_levels(max: u32) -> Vec<(usize, usize, usize)> {
+        let mut level: Vec<Cube> = vec![Cube::new(Rules::Sogo)];
+        let mut out = vec![];
+        for _ in 0..max {
+            let mut seen = HashSet::new();
+            let mut next = Vec::new();
+            for g in &level {
+                if g.last_mover_won() {
+                    continue;
+                }
+                for mv in Bits(g.playable()) {
+                    let mut c = *g;
+                    c.play(mv);
+                    if seen.insert((c.white(), c.black())) {
+                        next.push(c);
+                    }
+                }
+            }
+            let classes: HashSet<u128> = next.iter().map(|g| min8(g.white(), g.black())).collect();
+            let won = next.iter().filter(|g| g.last_mover_won()).count();
+            out.push((next.len(), classes.len(), won));
+            level = next;
+        }
+        out
+    }
+
+    #[test]
+    fn sogo_positions_and_classes_by_ply_1_to_6() {
+        let got = sogo_levels(6);
+        let want = [
+            (16, 3, 0),
+            (256, 36, 0),
+            (2_416, 321, 0),
+            (22_576, 2_925, 0),
+            (153_200, 19_421, 0),
+            (1_063_520, 133_834, 0),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    #[ignore = "minutes and gigabytes: cargo test --release -- --ignored sogo_positions_7_8"]
+    fn sogo_positions_7_8() {
+        let got = sogo_levels(8);
+        assert_eq!(got[6], (5_869_840, 736_407, 19_040));
+        assert_eq!(got[7], (33_089_960, 4_144_520, 86_864));
+    }
+
+    fn perft(g: &Cube, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 0;
+        for mv in Bits(g.playable()) {
+            let mut c = *g;
+            c.play(mv);
+            n += if c.last_mover_won() {
+                (depth == 1) as u64
+            } else {
+                perft(&c, depth - 1)
+            };
+        }
+        n
+    }
+
+    #[test]
+    fn sogo_perft_1_to_5() {
+        let g = Cube::new(Rules::Sogo);
+        let got: Vec<u64> = (1..=5).map(|d| perft(&g, d)).collect();
+        assert_eq!(got, [16, 256, 4_096, 65_536, 1_048_560]);
+    }
+
+    fn qubic_classes(max: u32) -> Vec<usize> {
+        let mut reps = vec![Cube::new(Rules::Qubic)];
+        let mut out = vec![];
+        for _ in 0..max {
+            let mut seen = HashSet::new();
+            let mut next = Vec::new();
+            for g in &reps {
+                for mv in Bits(g.playable()) {
+                    let mut c = *g;
+                    c.play(mv);
+                    if seen.insert(min192(c.white(), c.black())) {
+                        next.push(c);
+                    }
+                }
+            }
+            out.push(next.len());
+            reps = next;
+        }
+        out
+    }
+
+    #[test]
+    fn qubic_classes_by_ply_1_to_4() {
+        assert_eq!(qubic_classes(4), [2, 35, 757, 20_851]);
+    }
+
+    #[test]
+    #[ignore = "a few seconds: cargo test --release -- --ignored qubic_classes_ply_5"]
+    fn qubic_classes_ply_5() {
+        assert_eq!(qubic_classes(5)[4], 401_778);
+    }
+}
