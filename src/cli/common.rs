@@ -150,3 +150,20 @@ impl Drop for Progress {
         self.bar.finish_and_clear();
     }
 }
+
+/// A memory table of the budget `mem` (`512M`, `4G`, `auto`), refused with one line if the size is
+/// malformed or larger than the machine can give.
+pub fn make_table(mem: &str) -> Result<zugzwang::search::MemoryTable, CliError> {
+    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let bytes = check_memory_budget(bytes)?;
+    Ok(zugzwang::search::MemoryTable::with_bytes(bytes as usize))
+}
+
+/// `win`, `draw` or `loss` for a score's sign: the `value` field of every JSON answer.
+pub fn value_word(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}

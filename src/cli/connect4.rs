@@ -1,6 +1,6 @@
 //! `zugzwang solve connect4` and `zugzwang analyze connect4`.
 
-use super::common::{check_memory_budget, parse_bytes, CliError, Progress};
+use super::common::{check_memory_budget, make_table, parse_bytes, value_word, CliError, Progress};
 use clap::Args;
 use serde::Serialize;
 use std::io::BufRead;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use zugzwang::game::{Connect4, Game};
 use zugzwang::record::{self, Record};
-use zugzwang::search::{Depth, MemoryTable, ParallelSolver, Probe, Searcher, Table};
+use zugzwang::search::{Depth, ParallelSolver, Probe, Searcher, Table};
 
 /// Arguments of `solve connect4`.
 #[derive(Args)]
@@ -108,20 +108,6 @@ fn parse_position(size: (u32, u32), moves: &str) -> Result<Connect4, CliError> {
         )));
     }
     Ok(pos)
-}
-
-fn make_table(mem: &str) -> Result<MemoryTable, CliError> {
-    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
-    let bytes = check_memory_budget(bytes)?;
-    Ok(MemoryTable::with_bytes(bytes as usize))
-}
-
-fn value_word(score: i32) -> &'static str {
-    match score.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
 }
 
 fn depth_of(weak: bool) -> Depth {

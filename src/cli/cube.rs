@@ -6,7 +6,7 @@
 //! (seeded by `--hash-seed`), so a second run with another seed confirms a result independently
 //! of hash collisions.
 
-use super::common::{check_memory_budget, parse_bytes, CliError, Progress};
+use super::common::{make_table, value_word, CliError, Progress};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ use zugzwang::game::cube::DEFAULT_HASH_SEED;
 use zugzwang::game::{Bits, Cube, Game, Rules};
 use zugzwang::record::{self, Record};
 use zugzwang::search::capped::solve_deepening;
-use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+use zugzwang::search::{Depth, Searcher, Table};
 
 /// Arguments shared by `solve sogo` and `solve qubic`.
 #[derive(Args, Clone)]
@@ -106,20 +106,6 @@ pub fn parse_position(rules: Rules, moves: &str, seed: u64) -> Result<Cube, CliE
         )));
     }
     Ok(g.with_seed(seed))
-}
-
-fn make_table(mem: &str) -> Result<MemoryTable, CliError> {
-    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
-    let bytes = check_memory_budget(bytes)?;
-    Ok(MemoryTable::with_bytes(bytes as usize))
-}
-
-fn value_word(score: i32) -> &'static str {
-    match score.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
 }
 
 /// Solves `g`: in weak mode under the cap `cap` first (if given), then by deepening caps of
