@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// One reproduced result.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Record {
     /// `connect4`, `sogo` or `qubic`.
     pub game: String,
@@ -42,6 +42,16 @@ pub struct Record {
 }
 
 impl Record {
+    /// Fills in where and when the run happened: machine, crate version, the commit the binary
+    /// was built from, and the time now. Callers describe the run; this describes the context.
+    pub fn stamped(mut self) -> Self {
+        self.machine = machine_description();
+        self.version = env!("CARGO_PKG_VERSION").into();
+        self.commit = git_commit();
+        self.finished = now_utc();
+        self
+    }
+
     /// A file name that sorts by game and does not collide between runs.
     pub fn file_name(&self) -> String {
         let clean = |s: &str| -> String {

@@ -167,3 +167,13 @@ pub fn value_word(score: i32) -> &'static str {
         _ => "loss",
     }
 }
+
+/// Stamps `rec` (machine, version, commit, time), writes it into `dir` and says where.
+pub fn save_record(dir: &std::path::Path, rec: zugzwang::record::Record) -> Result<(), CliError> {
+    let path = rec
+        .stamped()
+        .write_to(dir)
+        .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
+    eprintln!("record written to {}", path.display());
+    Ok(())
+}

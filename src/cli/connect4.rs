@@ -1,6 +1,8 @@
 //! `zugzwang solve connect4` and `zugzwang analyze connect4`.
 
-use super::common::{check_memory_budget, make_table, parse_bytes, value_word, CliError, Progress};
+use super::common::{
+    check_memory_budget, make_table, parse_bytes, save_record, value_word, CliError, Progress,
+};
 use clap::Args;
 use serde::Serialize;
 use std::io::BufRead;
@@ -283,15 +285,9 @@ fn solve_and_report<T: Table>(
             cpu_seconds: cpu,
             threads,
             table_bytes,
-            machine: record::machine_description(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            commit: record::git_commit(),
-            finished: record::now_utc(),
+            ..Record::default()
         };
-        let path = rec
-            .write_to(dir)
-            .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
-        eprintln!("record written to {}", path.display());
+        save_record(dir, rec)?;
     }
     Ok(0)
 }

@@ -6,7 +6,7 @@
 //! (seeded by `--hash-seed`), so a second run with another seed confirms a result independently
 //! of hash collisions.
 
-use super::common::{make_table, value_word, CliError, Progress};
+use super::common::{make_table, save_record, value_word, CliError, Progress};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -247,15 +247,9 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
             cpu_seconds: cpu,
             threads: 1,
             table_bytes: table.bytes() as u64,
-            machine: record::machine_description(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            commit: record::git_commit(),
-            finished: record::now_utc(),
+            ..Record::default()
         };
-        let path = rec
-            .write_to(dir)
-            .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
-        eprintln!("record written to {}", path.display());
+        save_record(dir, rec)?;
     }
     Ok(0)
 }
