@@ -101,11 +101,12 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-/// A spinner on stderr showing nodes and nodes/s while a long search runs; invisible when stderr
-/// is not a terminal. Dropping it stops the display.
+/// A spinner on stderr showing nodes and nodes/s while a long search runs. When stderr is not a
+/// terminal (a background solve writing a log) it prints one plain line a minute instead, so the
+/// log shows how the run went. Dropping it stops the display at once.
 pub struct Progress {
     bar: ProgressBar,
-    done: Arc<AtomicU64>,
+    stop: Option<std::sync::mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -117,25 +118,31 @@ impl Progress {
             ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
-        let done = Arc::new(AtomicU64::new(0));
-        let (b, d, label) = (bar.clone(), done.clone(), label.to_string());
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let (b, label) = (bar.clone(), label.to_string());
         let start = Instant::now();
+        let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let tick = if plain {
+            Duration::from_secs(60)
+        } else {
+            Duration::from_millis(200)
+        };
         let thread = std::thread::spawn(move || {
-            while d.load(Ordering::Relaxed) == 0 {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(tick) {
                 let n = counter.load(Ordering::Relaxed);
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
-                b.set_message(format!(
-                    "{label}: {} nodes, {:.2} M nodes/s",
-                    n,
-                    n as f64 / secs / 1e6
-                ));
-                b.tick();
-                std::thread::sleep(Duration::from_millis(200));
+                let msg = format!("{label}: {n} nodes, {:.2} M nodes/s", n as f64 / secs / 1e6);
+                if plain {
+                    eprintln!("[{secs:>8.0} s] {msg}");
+                } else {
+                    b.set_message(msg);
+                    b.tick();
+                }
             }
         });
         Progress {
             bar,
-            done,
+            stop: Some(tx),
             thread: Some(thread),
         }
     }
@@ -143,7 +150,7 @@ impl Progress {
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        self.done.store(1, Ordering::Relaxed);
+        drop(self.stop.take());
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
