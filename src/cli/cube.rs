@@ -158,17 +158,26 @@ fn best_moves<T: Table>(
         .collect()
 }
 
-/// `solve sogo` (or `solve qubic` with `qubic` set).
-pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
+/// What `solve` and `analyze` both need: the rules, the position, a table and the depth.
+fn prepare(
+    args: &SolveArgs,
+    qubic: bool,
+) -> Result<(Rules, Cube, zugzwang::search::MemoryTable, Depth), CliError> {
     let rules = rules_of(args.qubic || qubic, args.poison)?;
     let g = parse_position(rules, &args.moves, args.hash_seed)?;
     let table = make_table(&args.mem)?;
-    let counter = Arc::new(AtomicU64::new(0));
     let depth = if args.strong {
         Depth::Strong
     } else {
         Depth::Weak
     };
+    Ok((rules, g, table, depth))
+}
+
+/// `solve sogo` (or `solve qubic` with `qubic` set).
+pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
+    let (rules, g, table, depth) = prepare(args, qubic)?;
+    let counter = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let cpu0 = record::process_cpu_seconds();
     let (score, best, nodes, cap) = {
@@ -256,15 +265,8 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
 
 /// `analyze sogo|qubic`: the value of every legal move.
 pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
-    let rules = rules_of(args.qubic || qubic, args.poison)?;
-    let g = parse_position(rules, &args.moves, args.hash_seed)?;
-    let table = make_table(&args.mem)?;
+    let (rules, g, table, depth) = prepare(args, qubic)?;
     let counter = Arc::new(AtomicU64::new(0));
-    let depth = if args.strong {
-        Depth::Strong
-    } else {
-        Depth::Weak
-    };
     let start = Instant::now();
     let (scores, nodes) = {
         let _progress = Progress::start("analyzing", counter.clone());
