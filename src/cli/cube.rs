@@ -6,7 +6,9 @@
 //! (seeded by `--hash-seed`), so a second run with another seed confirms a result independently
 //! of hash collisions.
 
-use super::common::{make_table, save_record, value_word, CliError, Progress};
+use super::common::{
+    check_memory_budget, parse_bytes, save_record, value_word, CliError, Progress,
+};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -17,7 +19,7 @@ use zugzwang::game::cube::DEFAULT_HASH_SEED;
 use zugzwang::game::{Bits, Cube, Game, Rules};
 use zugzwang::record::{self, Record};
 use zugzwang::search::capped::solve_deepening;
-use zugzwang::search::{Depth, Searcher, Table};
+use zugzwang::search::{Depth, ProofSearch, ProofTable, Searcher, Table};
 
 /// Arguments shared by `solve sogo` and `solve qubic`.
 #[derive(Args, Clone)]
@@ -61,6 +63,37 @@ pub struct SolveArgs {
     /// this many empty cells.
     #[arg(long, default_value_t = 30)]
     etc: u32,
+    /// The search: `pn` (proof-number search with forcing-win leaves: win/draw/loss only) or
+    /// `alphabeta` (the shared negamax; needed for `--strong`).
+    #[arg(long, value_enum, default_value_t = Engine::Pn)]
+    engine: Engine,
+    /// Which best moves to prove: `first` (one is enough to play on), `all` (every move that
+    /// keeps the value: can cost far more than the value itself), `none`.
+    #[arg(long, value_enum, default_value_t = BestMoves::First)]
+    best: BestMoves,
+    /// Attacking moves the forcing-win test may try per position (pn engine).
+    #[arg(long, default_value_t = 4000)]
+    vcf_budget: u32,
+}
+
+/// The search engines for the 4x4x4 games.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Depth-first proof-number search (win/draw/loss).
+    Pn,
+    /// Alpha-beta negamax (win/draw/loss or, with --strong, the exact score).
+    Alphabeta,
+}
+
+/// How many best moves to prove after the value.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestMoves {
+    /// The first move found that keeps the value.
+    First,
+    /// Every move that keeps the value.
+    All,
+    /// None: the value only.
+    None,
 }
 
 /// The answer, as printed with `--json`. Field names match Connect Four's.
@@ -108,87 +141,134 @@ pub fn parse_position(rules: Rules, moves: &str, seed: u64) -> Result<Cube, CliE
     Ok(g.with_seed(seed))
 }
 
-/// Solves `g`: in weak mode under the cap `cap` first (if given), then by deepening caps of
-/// `step` plies (if not 0), then without a cap; a decisive result under a cap is real (see
-/// [`zugzwang::search::capped`]). Returns the score, the best moves and the cap used.
-fn solve_with_cap<T: Table>(
-    searcher: &mut Searcher<'_, T>,
-    g: &Cube,
-    depth: Depth,
-    cap: u32,
-    step: u32,
-    tries: u32,
-) -> (i32, Vec<u64>, Option<u32>) {
-    if depth == Depth::Weak {
-        let mut found = None;
-        if cap > g.ply() + 1 && cap < 64 {
-            let capped = g.with_cap(cap);
-            let v = searcher.solve(&capped, depth).expect("no stop flag set");
-            searcher.table().clear();
-            if v != 0 {
-                found = Some((v, Some(cap)));
-            }
-        }
-        let (score, used) = match found {
-            Some(f) => f,
-            None => solve_deepening(searcher, g, step, tries).expect("no stop flag set"),
-        };
-        let pos = used.map(|c| g.with_cap(c)).unwrap_or(*g);
-        let best = best_moves(searcher, &pos, depth, score);
-        return (score, best, used);
-    }
-    let score = searcher.solve(g, depth).expect("no stop flag set");
-    let best = best_moves(searcher, g, depth, score);
-    (score, best, None)
-}
-
-fn best_moves<T: Table>(
-    searcher: &mut Searcher<'_, T>,
-    g: &Cube,
-    depth: Depth,
+/// What a solve found, whichever engine ran.
+struct Outcome {
     score: i32,
-) -> Vec<u64> {
-    let target = match depth {
-        Depth::Strong => score,
-        Depth::Weak if score < 0 => -g.max_score(),
-        Depth::Weak => score,
-    };
-    Bits(g.playable())
-        .filter(|&mv| searcher.achieves(g, mv, target).expect("no stop flag set"))
-        .collect()
+    best: Vec<u64>,
+    nodes: u64,
+    /// The cap (ply counted as a draw) under which a decisive result was proven, if any.
+    cap: Option<u32>,
+    table_bytes: u64,
 }
 
-/// What `solve` and `analyze` both need: the rules, the position, a table and the depth.
-fn prepare(
-    args: &SolveArgs,
-    qubic: bool,
-) -> Result<(Rules, Cube, zugzwang::search::MemoryTable, Depth), CliError> {
-    let rules = rules_of(args.qubic || qubic, args.poison)?;
-    let g = parse_position(rules, &args.moves, args.hash_seed)?;
-    let table = make_table(&args.mem)?;
+/// Alpha-beta: in weak mode under the cap `--cap` first (if given), then by deepening caps of
+/// `--step` plies (if not 0), then without a cap; a decisive result under a cap is real (see
+/// [`zugzwang::search::capped`]).
+fn solve_alphabeta(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outcome {
+    let table = zugzwang::search::MemoryTable::with_bytes(bytes as usize);
+    let mut searcher = Searcher::new(&table)
+        .with_progress(counter)
+        .with_etc_min_empty(args.etc);
     let depth = if args.strong {
         Depth::Strong
     } else {
         Depth::Weak
     };
-    Ok((rules, g, table, depth))
+    let (score, used) = if depth == Depth::Weak {
+        let mut found = None;
+        if args.cap > g.ply() + 1 && args.cap < 64 {
+            let capped = g.with_cap(args.cap);
+            let v = searcher.solve(&capped, depth).expect("no stop flag set");
+            searcher.table().clear();
+            if v != 0 {
+                found = Some((v, Some(args.cap)));
+            }
+        }
+        match found {
+            Some(f) => f,
+            None => {
+                solve_deepening(&mut searcher, g, args.step, args.tries).expect("no stop flag set")
+            }
+        }
+    } else {
+        (searcher.solve(g, depth).expect("no stop flag set"), None)
+    };
+    let pos = used.map(|c| g.with_cap(c)).unwrap_or(*g);
+    let target = match depth {
+        Depth::Strong => score,
+        Depth::Weak if score < 0 => -pos.max_score(),
+        Depth::Weak => score,
+    };
+    let mut best = Vec::new();
+    if args.best != BestMoves::None {
+        for mv in Bits(pos.playable()) {
+            if searcher
+                .achieves(&pos, mv, target)
+                .expect("no stop flag set")
+            {
+                best.push(mv);
+                if args.best == BestMoves::First {
+                    break;
+                }
+            }
+        }
+    }
+    Outcome {
+        score,
+        best,
+        nodes: searcher.nodes,
+        cap: used,
+        table_bytes: table.bytes() as u64,
+    }
+}
+
+/// Proof-number search: the value, then the best moves asked for.
+fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outcome {
+    let mut table = ProofTable::new(bytes as usize);
+    let table_bytes = table.bytes() as u64;
+    let mut search = ProofSearch::new(&mut table)
+        .with_progress(counter)
+        .with_vcf_budget(args.vcf_budget);
+    let score = search.value(g).expect("no stop flag set");
+    let best = match args.best {
+        BestMoves::None => Vec::new(),
+        which => search
+            .best_moves(g, score, which == BestMoves::First)
+            .expect("no stop flag set"),
+    };
+    Outcome {
+        score,
+        best,
+        nodes: search.nodes,
+        cap: None,
+        table_bytes,
+    }
+}
+
+/// What `solve` and `analyze` both need: the rules, the position and the table's size.
+fn prepare(args: &SolveArgs, qubic: bool) -> Result<(Rules, Cube, u64), CliError> {
+    let rules = rules_of(args.qubic || qubic, args.poison)?;
+    let g = parse_position(rules, &args.moves, args.hash_seed)?;
+    let bytes = parse_bytes(&args.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
+    let bytes = check_memory_budget(bytes)?;
+    if args.strong && args.engine == Engine::Pn {
+        return Err(CliError::BadInput(
+            "--strong needs --engine alphabeta (proof-number search gives win/draw/loss)".into(),
+        ));
+    }
+    Ok((rules, g, bytes))
 }
 
 /// `solve sogo` (or `solve qubic` with `qubic` set).
 pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
-    let (rules, g, table, depth) = prepare(args, qubic)?;
+    let (rules, g, bytes) = prepare(args, qubic)?;
     let counter = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let cpu0 = record::process_cpu_seconds();
-    let (score, best, nodes, cap) = {
+    let outcome = {
         let _progress = Progress::start("solving", counter.clone());
-        let mut searcher = Searcher::new(&table)
-            .with_progress(&counter)
-            .with_etc_min_empty(args.etc);
-        let (score, best, cap) =
-            solve_with_cap(&mut searcher, &g, depth, args.cap, args.step, args.tries);
-        (score, best, searcher.nodes, cap)
+        match args.engine {
+            Engine::Pn => solve_pn(args, &g, bytes, &counter),
+            Engine::Alphabeta => solve_alphabeta(args, &g, bytes, &counter),
+        }
     };
+    let Outcome {
+        score,
+        best,
+        nodes,
+        cap,
+        table_bytes,
+    } = outcome;
     let elapsed = start.elapsed();
     let cpu = record::process_cpu_seconds() - cpu0;
     let best_names: Vec<String> = best.iter().map(|&m| g.move_name(m)).collect();
@@ -255,7 +335,7 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
             wall_seconds: elapsed.as_secs_f64(),
             cpu_seconds: cpu,
             threads: 1,
-            table_bytes: table.bytes() as u64,
+            table_bytes,
             ..Record::default()
         };
         save_record(dir, rec)?;
@@ -265,16 +345,46 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
 
 /// `analyze sogo|qubic`: the value of every legal move.
 pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
-    let (rules, g, table, depth) = prepare(args, qubic)?;
+    let (rules, g, bytes) = prepare(args, qubic)?;
     let counter = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let (scores, nodes) = {
         let _progress = Progress::start("analyzing", counter.clone());
-        let mut searcher = Searcher::new(&table)
-            .with_progress(&counter)
-            .with_etc_min_empty(args.etc);
-        let s = searcher.analyze(&g, depth).expect("no stop flag set");
-        (s, searcher.nodes)
+        match args.engine {
+            Engine::Alphabeta => {
+                let table = zugzwang::search::MemoryTable::with_bytes(bytes as usize);
+                let mut searcher = Searcher::new(&table)
+                    .with_progress(&counter)
+                    .with_etc_min_empty(args.etc);
+                let depth = if args.strong {
+                    Depth::Strong
+                } else {
+                    Depth::Weak
+                };
+                let s = searcher.analyze(&g, depth).expect("no stop flag set");
+                (s, searcher.nodes)
+            }
+            Engine::Pn => {
+                let mut table = ProofTable::new(bytes as usize);
+                let mut search = ProofSearch::new(&mut table)
+                    .with_progress(&counter)
+                    .with_vcf_budget(args.vcf_budget);
+                let mut s = Vec::new();
+                for mv in Bits(g.playable()) {
+                    let mut child = g;
+                    child.play(mv);
+                    let v = if child.last_mover_won() {
+                        1
+                    } else if child.ply() >= child.max_ply() {
+                        0
+                    } else {
+                        -search.value(&child).expect("no stop flag set")
+                    };
+                    s.push((mv, v));
+                }
+                (s, search.nodes)
+            }
+        }
     };
     let micros = start.elapsed().as_micros() as u64;
     let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);

@@ -423,6 +423,10 @@ impl Game for Connect4 {
         self.is_won()
     }
     #[inline]
+    fn id(&self) -> u128 {
+        (self.current as u128) << 64 | self.mask as u128
+    }
+    #[inline]
     fn key(&self) -> u64 {
         let k = self.raw_key();
         let m = self.mirror_key(k);

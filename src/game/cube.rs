@@ -643,6 +643,27 @@ impl Game for Cube {
         moves
     }
 
+    /// Cells on a line holding two stones of the side to move and none of the opponent's (the
+    /// move makes a threat there), and under gravity also the cells right below its own threats
+    /// (the move makes that threat playable, so the opponent must block it at once): the moves
+    /// that force a reply by a threat. (Under `-g`, moves that force by a poison threat are not
+    /// listed; the forcing-win search then just does not try them.)
+    fn forcing_candidates(&self) -> u64 {
+        let p = self.side();
+        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let mut cells = 0;
+        for &l in &LINES {
+            if l & opp == 0 && (l & own).count_ones() == 2 {
+                cells |= l;
+            }
+        }
+        let mut out = cells & !own;
+        if self.rules.gravity() {
+            out |= self.threats_of(p) >> 16;
+        }
+        out & self.playable()
+    }
+
     #[inline]
     fn play(&mut self, mv: u64) {
         let p = self.side();
@@ -657,6 +678,11 @@ impl Game for Cube {
         }
         let p = 1 - self.side();
         self.has_line(p) || (self.rules == Rules::SogoPoison && self.has_poison(p))
+    }
+
+    #[inline]
+    fn id(&self) -> u128 {
+        (self.stones[0] as u128) << 64 | self.stones[1] as u128
     }
 
     #[inline]

@@ -73,6 +73,19 @@ pub trait Game: Clone + Send + Sync {
     fn urgent_move_score(&self, mv: u64) -> i32 {
         self.move_score(mv)
     }
+    /// The position as played, exactly and without symmetry: a cheap cache key for searches
+    /// that must not pay for the canonical form of [`Game::key`] (one such cache serves one
+    /// game and board size).
+    fn id(&self) -> u128;
+    /// A superset of the moves after which the opponent may be left a single reply that does not
+    /// lose at once: the only moves a forcing-win search ([`crate::search::vcf`]) needs to try.
+    /// Only that search's reach depends on it, never its correctness (a forcing win it reports
+    /// is checked move by move); the default (every playable cell) misses nothing, and games
+    /// narrow it to the cells that make a threat, which is what makes the search cheap.
+    #[inline]
+    fn forcing_candidates(&self) -> u64 {
+        self.playable()
+    }
     /// The cell index (0..64) of a one-bit move mask, used to remember a best move in 6 bits.
     #[inline]
     fn cell_index(mv: u64) -> u32 {

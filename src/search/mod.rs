@@ -5,9 +5,12 @@ pub mod capped;
 pub mod negamax;
 pub mod order;
 pub mod parallel;
+pub mod proof;
 pub mod reference;
 pub mod table;
+pub mod vcf;
 
 pub use negamax::{Depth, Options, Probe, Searcher, Stopped};
 pub use parallel::ParallelSolver;
+pub use proof::{ProofSearch, ProofTable};
 pub use table::{Bounds, MemoryTable, Table};

@@ -1,0 +1,516 @@
+//! Depth-first proof-number search (df-pn) for one yes/no question: "does this side win?".
+//!
+//! Alpha-beta proves a win by searching the winner's moves in order, and a poorly ordered first
+//! move costs a full refutation before the right one is tried. Proof-number search instead
+//! always expands the position that is cheapest to settle (fewest leaves still to prove or
+//! disprove), which is what made Qubic and Go-Moku solvable (Allis 1994). This is Nagai's
+//! depth-first form, which needs memory only for a transposition table, with Pawlewicz and
+//! Lew's "1 + epsilon" threshold trick against thrashing, and with forcing-win search
+//! ([`crate::search::vcf`]) as the leaf test of the attacker's positions.
+//!
+//! Numbers are kept in the phi/delta form: at every position, `phi` is the proof number of "the
+//! side to move reaches its goal" and `delta` its disproof number, where the attacker's goal is
+//! to win and the defender's to stop that (a draw is a defender success). Then phi of a position
+//! is the least delta of its children and delta is the sum of their phis, for both sides.
+//!
+//! Exactness rests on the [`Game`] contract only: a position is settled by an immediate win, by
+//! [`Game::non_losing_moves`] being empty (the side to move loses on the next stone), by a full
+//! board, by a proved [`Game::static_bounds`], or by a forcing win, each of which is a proof; all
+//! other positions are expanded move by move. Keys are the game's symmetry-normalised keys,
+//! tagged with the attacker's colour, so both questions can share one table.
+
+use super::negamax::Stopped;
+use super::order::MoveList;
+use super::vcf::ForcingSearch;
+use crate::game::{Bits, Game};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The proof or disproof number of what cannot be done.
+pub const INFINITE: u32 = 1 << 30;
+
+/// "The side to move reaches its goal": phi 0, delta infinite.
+const SUCCEEDS: (u32, u32) = (0, INFINITE);
+/// "The side to move fails": phi infinite, delta 0.
+const FAILS: (u32, u32) = (INFINITE, 0);
+
+/// Entries per bucket: one 96-byte group of slots, probed together.
+const WAYS: usize = 4;
+
+/// The transposition table of the proof search: (phi, delta) per tagged key, with the work spent
+/// on it, so that a full bucket gives up its cheapest entry.
+///
+/// Entries are three `u64` words (tag, phi | delta << 32, work); a zero tag is an empty slot
+/// (real tags have the top bit set). The memory comes zeroed from the allocator, so a large
+/// table costs nothing until touched.
+pub struct ProofTable {
+    slots: Vec<[u64; 3]>,
+    bucket_bits: u32,
+}
+
+impl ProofTable {
+    /// A table of at most `bytes` bytes (rounded down to a power of two of buckets).
+    pub fn new(bytes: usize) -> Self {
+        let buckets = (bytes / (24 * WAYS)).max(1);
+        let bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
+        ProofTable {
+            slots: vec![[0u64; 3]; WAYS << bucket_bits],
+            bucket_bits,
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 24
+    }
+
+    #[inline]
+    fn bucket(&self, tag: u64) -> usize {
+        if self.bucket_bits == 0 {
+            return 0;
+        }
+        let h = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((h >> (64 - self.bucket_bits)) as usize) * WAYS
+    }
+
+    /// The numbers stored for `tag`, if any.
+    #[inline]
+    pub fn probe(&self, tag: u64) -> Option<(u32, u32)> {
+        let b = self.bucket(tag);
+        self.slots[b..b + WAYS]
+            .iter()
+            .find(|s| s[0] == tag)
+            .map(|s| (s[1] as u32, (s[1] >> 32) as u32))
+    }
+
+    /// Stores the numbers of `tag`; `work` (nodes spent) decides what a full bucket drops.
+    #[inline]
+    pub fn store(&mut self, tag: u64, phi: u32, delta: u32, work: u64) {
+        let b = self.bucket(tag);
+        let bucket = &mut self.slots[b..b + WAYS];
+        let slot = match bucket.iter().position(|s| s[0] == tag) {
+            Some(i) => i,
+            None => {
+                let mut victim = 0;
+                for i in 1..WAYS {
+                    if bucket[i][2] < bucket[victim][2] || bucket[i][0] == 0 {
+                        victim = i;
+                    }
+                    if bucket[victim][0] == 0 {
+                        break;
+                    }
+                }
+                victim
+            }
+        };
+        // a settled entry is worth keeping: give it the weight of a large subtree
+        let work = if phi == 0 || delta == 0 {
+            work.max(1 << 20)
+        } else {
+            work
+        };
+        bucket[slot] = [tag, phi as u64 | (delta as u64) << 32, work];
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = [0; 3]);
+    }
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// The caller's stop flag.
+    Stopped,
+    /// The node limit of one round of [`ProofSearch::value`].
+    Limit,
+}
+
+/// One df-pn search over a [`ProofTable`].
+pub struct ProofSearch<'t> {
+    table: &'t mut ProofTable,
+    /// Positions expanded (a position is counted each time it is expanded).
+    pub nodes: u64,
+    /// The leaf test of the attacker's positions.
+    forcing: ForcingSearch,
+    /// Leaves settled by a forcing win.
+    pub forcing_wins: u64,
+    /// Parity of the attacker's plies (0: the first player attacks).
+    attacker: u32,
+    node_limit: u64,
+    stop: Option<&'t AtomicBool>,
+    progress: Option<&'t AtomicU64>,
+}
+
+/// Attacking moves the forcing-win test tries per leaf unless told otherwise.
+pub const DEFAULT_VCF_BUDGET: u32 = 4_000;
+
+/// Nodes between two looks at the stop flag and two progress reports.
+const TICK: u64 = 1 << 12;
+
+impl<'t> ProofSearch<'t> {
+    /// A search using `table` (entries of earlier questions stay valid: they are tagged).
+    pub fn new(table: &'t mut ProofTable) -> Self {
+        ProofSearch {
+            table,
+            nodes: 0,
+            forcing: ForcingSearch::new(DEFAULT_VCF_BUDGET),
+            forcing_wins: 0,
+            attacker: 0,
+            node_limit: u64::MAX,
+            stop: None,
+            progress: None,
+        }
+    }
+
+    /// Lets the forcing-win test try `budget` attacking moves per leaf (more finds more wins
+    /// and costs more per leaf).
+    pub fn with_vcf_budget(mut self, budget: u32) -> Self {
+        self.forcing.budget = budget;
+        self
+    }
+
+    /// Lets another thread stop this search by setting `flag`.
+    pub fn with_stop(mut self, flag: &'t AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Reports progress by adding expanded nodes to `counter` now and then.
+    pub fn with_progress(mut self, counter: &'t AtomicU64) -> Self {
+        self.progress = Some(counter);
+        self
+    }
+
+    /// Whether the player of parity `attacker` (0: first player, 1: second) wins from `g`
+    /// against every defence.
+    pub fn side_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Stopped> {
+        self.node_limit = u64::MAX;
+        self.attacker_wins(g, attacker).map_err(|_| Stopped)
+    }
+
+    /// The value of `g` for the side to move: 1 win, 0 draw, -1 loss. Both questions ("do I
+    /// win?", "does the opponent win?") are searched in turns with doubling node budgets, so a
+    /// position is settled about as fast as its cheaper proof allows, and a draw needs both
+    /// disproofs.
+    pub fn value<G: Game>(&mut self, g: &G) -> Result<i32, Stopped> {
+        if g.ply() < g.max_ply() && g.winning_moves() != 0 {
+            return Ok(1);
+        }
+        let me = g.ply() & 1;
+        let mut open = [true, true];
+        let mut budget = 1u64 << 14;
+        loop {
+            for (q, still_open) in open.iter_mut().enumerate() {
+                if !*still_open {
+                    continue;
+                }
+                self.node_limit = self.nodes.saturating_add(budget);
+                match self.attacker_wins(g, me ^ q as u32) {
+                    Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
+                    Ok(false) => *still_open = false,
+                    Err(Halt::Limit) => {}
+                    Err(Halt::Stopped) => return Err(Stopped),
+                }
+            }
+            if !open[0] && !open[1] {
+                return Ok(0);
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
+    /// The moves of the side to move that keep the value `value` (as returned by
+    /// [`ProofSearch::value`]); with `first_only`, just the first one found. For a loss every
+    /// legal move is best.
+    pub fn best_moves<G: Game>(
+        &mut self,
+        g: &G,
+        value: i32,
+        first_only: bool,
+    ) -> Result<Vec<u64>, Stopped> {
+        let me = g.ply() & 1;
+        let mut best = Vec::new();
+        if value > 0 && g.winning_moves() != 0 {
+            best.extend(Bits(g.winning_moves()));
+            if first_only {
+                best.truncate(1);
+            }
+            return Ok(best);
+        }
+        let candidates = if value < 0 {
+            g.playable()
+        } else {
+            g.non_losing_moves()
+        };
+        let list = MoveList::new(g, candidates, None, false, 0);
+        for &mv in list.as_slice() {
+            let keeps = if value < 0 {
+                true
+            } else {
+                let mut child = g.clone();
+                child.play(mv);
+                if value > 0 {
+                    // a winning move: after it, the opponent cannot stop me
+                    self.side_wins(&child, me)?
+                } else {
+                    // a drawing move: after it, the opponent does not win
+                    !self.side_wins(&child, me ^ 1)?
+                }
+            };
+            if keeps {
+                best.push(mv);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    fn attacker_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Halt> {
+        self.attacker = attacker & 1;
+        let attacker_to_move = g.ply() & 1 == self.attacker;
+        let tag = self.tag(g);
+        loop {
+            let (phi, delta) = match self.table.probe(tag) {
+                Some(numbers) => numbers,
+                None => {
+                    let numbers = self.evaluate(g);
+                    self.table.store(tag, numbers.0, numbers.1, 0);
+                    numbers
+                }
+            };
+            if phi == 0 || delta == 0 {
+                let mover_succeeds = phi == 0;
+                return Ok(mover_succeeds == attacker_to_move);
+            }
+            self.mid(g, tag, INFINITE, INFINITE)?;
+        }
+    }
+
+    #[inline]
+    fn tag<G: Game>(&self, g: &G) -> u64 {
+        g.key() | (self.attacker as u64) << 62 | 1 << 63
+    }
+
+    /// Settles `g` if a cheap proof exists, else gives its first numbers: phi 1 and delta the
+    /// number of moves (all of them must fail for the side to move to fail).
+    fn evaluate<G: Game>(&mut self, g: &G) -> (u32, u32) {
+        let attacker_to_move = g.ply() & 1 == self.attacker;
+        // what the side to move gets from a game that ends without a winner
+        let no_winner = if attacker_to_move { FAILS } else { SUCCEEDS };
+        if g.ply() >= g.max_ply() {
+            return no_winner;
+        }
+        if g.winning_moves() != 0 {
+            return SUCCEEDS;
+        }
+        if g.ply() + 1 >= g.max_ply() {
+            // the last cell, and it does not win: a draw
+            return no_winner;
+        }
+        let moves = g.non_losing_moves();
+        if moves == 0 {
+            // every move lets the opponent complete a line on the next stone
+            return FAILS;
+        }
+        let (lo, hi) = g.static_bounds();
+        if attacker_to_move && hi <= 0 {
+            return FAILS;
+        }
+        if !attacker_to_move && lo >= 0 {
+            return SUCCEEDS;
+        }
+        if attacker_to_move && self.forcing.wins(g) {
+            self.forcing_wins += 1;
+            return SUCCEEDS;
+        }
+        (1, moves.count_ones())
+    }
+
+    #[inline]
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.nodes += 1;
+        if self.nodes % TICK == 0 {
+            if let Some(counter) = self.progress {
+                counter.fetch_add(TICK, Ordering::Relaxed);
+            }
+            if let Some(flag) = self.stop {
+                if flag.load(Ordering::Relaxed) {
+                    return Err(Halt::Stopped);
+                }
+            }
+        }
+        if self.nodes >= self.node_limit {
+            return Err(Halt::Limit);
+        }
+        Ok(())
+    }
+
+    /// Expands `g` (unsettled, numbers below the thresholds) until its phi reaches `th_phi` or
+    /// its delta reaches `th_delta`; stores and returns its numbers.
+    fn mid<G: Game>(
+        &mut self,
+        g: &G,
+        tag: u64,
+        th_phi: u32,
+        th_delta: u32,
+    ) -> Result<(u32, u32), Halt> {
+        self.tick()?;
+        let start = self.nodes;
+        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
+        let moves = list.as_slice();
+        let mut tags = [0u64; 64];
+        let mut numbers = [(0u32, 0u32); 64];
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = g.clone();
+            child.play(mv);
+            let t = self.tag(&child);
+            let n = match self.table.probe(t) {
+                Some(n) => n,
+                None => {
+                    let n = self.evaluate(&child);
+                    self.table.store(t, n.0, n.1, 0);
+                    n
+                }
+            };
+            if n.1 == 0 {
+                // a child whose mover fails: this position succeeds, no need to look further
+                self.table
+                    .store(tag, SUCCEEDS.0, SUCCEEDS.1, self.nodes - start + 1);
+                return Ok(SUCCEEDS);
+            }
+            tags[i] = t;
+            numbers[i] = n;
+        }
+        loop {
+            let mut phi = INFINITE;
+            let mut second = INFINITE;
+            let mut best = 0;
+            let mut sum: u64 = 0;
+            for i in 0..moves.len() {
+                if let Some(n) = self.table.probe(tags[i]) {
+                    numbers[i] = n;
+                }
+                let (p, d) = numbers[i];
+                if d < phi {
+                    second = phi;
+                    phi = d;
+                    best = i;
+                } else if d < second {
+                    second = d;
+                }
+                sum += p as u64;
+            }
+            let delta = if numbers[..moves.len()].iter().any(|n| n.0 >= INFINITE) {
+                INFINITE
+            } else {
+                sum.min(INFINITE as u64 - 1) as u32
+            };
+            if phi >= th_phi || delta >= th_delta {
+                self.table.store(tag, phi, delta, self.nodes - start + 1);
+                return Ok((phi, delta));
+            }
+            let child_th_phi =
+                (th_delta as u64 - delta as u64 + numbers[best].0 as u64).min(INFINITE as u64);
+            let child_th_delta = th_phi.min(second.saturating_add(second / 4 + 1).min(INFINITE));
+            let mut child = g.clone();
+            child.play(moves[best]);
+            numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Connect4, Cube, Rules};
+    use crate::search::reference::minimax;
+
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    /// Careful random play (no immediate win left to the side to move) down to `empty` cells.
+    fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
+        while g.max_ply() - g.ply() > empty {
+            let moves = g.non_losing_moves();
+            if moves == 0 {
+                return None;
+            }
+            let pick = (xorshift(seed) % moves.count_ones() as u64) as usize;
+            g.play(Bits(moves).nth(pick).unwrap());
+            if g.winning_moves() != 0 {
+                return None;
+            }
+        }
+        Some(g)
+    }
+
+    /// df-pn's value and best moves against plain minimax on `count` random positions.
+    fn agrees<G: Game>(start: G, empty: u32, count: usize, seed: u64, table_bytes: usize) {
+        let mut s = seed;
+        let mut seen = [0usize; 3];
+        let mut checked = 0;
+        let mut table = ProofTable::new(table_bytes);
+        while checked < count {
+            let Some(g) = careful(start.clone(), empty, &mut s) else {
+                continue;
+            };
+            checked += 1;
+            let exact = minimax(&g).signum();
+            let mut search = ProofSearch::new(&mut table);
+            let v = search.value(&g).unwrap();
+            assert_eq!(v, exact, "value differs from minimax");
+            seen[(v + 1) as usize] += 1;
+            let best = search.best_moves(&g, v, false).unwrap();
+            for mv in Bits(g.playable()) {
+                let mut child = g.clone();
+                child.play(mv);
+                let child_value = if child.last_mover_won() {
+                    1
+                } else if child.ply() == child.max_ply() {
+                    0
+                } else {
+                    -minimax(&child).signum()
+                };
+                assert_eq!(
+                    best.contains(&mv),
+                    child_value == v,
+                    "best move set differs from minimax"
+                );
+            }
+        }
+        assert!(
+            seen.iter().filter(|&&n| n > 0).count() >= 2,
+            "too few kinds of values: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn agrees_with_minimax_connect4_small_boards() {
+        agrees(Connect4::new(4, 4).unwrap(), 12, 300, 11, 1 << 16);
+        agrees(Connect4::new(5, 4).unwrap(), 13, 200, 12, 1 << 20);
+    }
+
+    #[test]
+    fn agrees_with_minimax_cube_games() {
+        for (rules, seed) in [
+            (Rules::Sogo, 21),
+            (Rules::SogoPoison, 22),
+            (Rules::Qubic, 23),
+        ] {
+            agrees(Cube::new(rules), 9, 150, seed, 1 << 20);
+        }
+    }
+
+    #[test]
+    fn a_tiny_table_still_gives_exact_values() {
+        // constant eviction must cost time, never correctness
+        agrees(Connect4::new(5, 4).unwrap(), 12, 60, 13, 24 * 4);
+    }
+}

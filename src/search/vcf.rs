@@ -1,0 +1,230 @@
+//! Victory by continuous forcing: wins in which every move of the winner leaves the loser exactly
+//! one reply that does not lose at once.
+//!
+//! Most wins in Qubic and Sogo end in such a chain (a threat, a forced block, another threat, ...
+//! until two threats come at once), and finding one needs only the forcing moves, a handful per
+//! position instead of dozens: this is the cheap leaf test of the proof-number search
+//! ([`crate::search::proof`]), after Allis' threat-space search. It is written against the
+//! [`Game`] contract alone: "forced" means [`Game::non_losing_moves`] returns a single move, which
+//! that contract makes exact, so a `true` answer is a proof. A `false` answer only means no
+//! forcing win was found within the budget.
+
+use crate::game::{Bits, Game};
+
+/// The longest forcing line remembered: one attacking move per two cells.
+const MAX_LINE: usize = 32;
+/// Slots of the cache of positions without a forcing win (16 bytes each).
+const FAILED_SLOTS: usize = 1 << 16;
+
+/// A forcing-win search with two memories that make repeated calls cheap: the last winning line
+/// (siblings in a proof tree usually fall to the same attack, which is replayed and checked in a
+/// few plays before any search), and a cache of positions known to have no forcing win (the
+/// same threats played in other orders reach them again and again). Neither memory can make a
+/// wrong `true`: a replayed line is checked move by move against the game's rules, and the cache
+/// only cuts off searches. One instance serves one game and board size.
+pub struct ForcingSearch {
+    /// Attacking moves the search may try per call.
+    pub budget: u32,
+    line: [u64; MAX_LINE],
+    line_len: usize,
+    scratch: [u64; MAX_LINE],
+    failed: Vec<u128>,
+}
+
+impl ForcingSearch {
+    /// A search trying at most `budget` attacking moves per call.
+    pub fn new(budget: u32) -> Self {
+        ForcingSearch {
+            budget,
+            line: [0; MAX_LINE],
+            line_len: 0,
+            scratch: [0; MAX_LINE],
+            failed: vec![0; FAILED_SLOTS],
+        }
+    }
+
+    /// Whether the side to move at `g` wins by forcing moves (or at once). `false` only means
+    /// none was found within the budget.
+    pub fn wins<G: Game>(&mut self, g: &G) -> bool {
+        if g.ply() >= g.max_ply() {
+            return false;
+        }
+        if g.winning_moves() != 0 {
+            return true;
+        }
+        if self.line_len > 0 && self.replay(g) {
+            return true;
+        }
+        let mut budget = self.budget;
+        if self.chain(g, &mut budget, 0) {
+            return true;
+        }
+        false
+    }
+
+    /// Plays the remembered line's attacking moves that are still legal, each followed by the
+    /// defender's only non-losing reply; true if that wins.
+    fn replay<G: Game>(&self, g: &G) -> bool {
+        let mut pos = g.clone();
+        for &mv in &self.line[..self.line_len] {
+            if pos.ply() + 2 >= pos.max_ply() || mv & pos.non_losing_moves() == 0 {
+                return false;
+            }
+            pos.play(mv);
+            let replies = pos.non_losing_moves();
+            if replies == 0 {
+                return true;
+            }
+            if replies & (replies - 1) != 0 {
+                return false;
+            }
+            pos.play(replies);
+            if pos.winning_moves() != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn slot(id: u128) -> usize {
+        let h = (id as u64 ^ (id >> 64) as u64 ^ (id >> 101) as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> (64 - FAILED_SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The search for a position whose side to move has no immediate win; on success the
+    /// winning line from `depth` on is in `scratch` and copied to `line` at depth 0.
+    fn chain<G: Game>(&mut self, g: &G, budget: &mut u32, depth: usize) -> bool {
+        // The winning stone comes at least two plies from now (attack, forced reply, win): with
+        // the attack at ply p, the win is placed at ply p + 2, which must still be on the board.
+        if g.ply() + 2 >= g.max_ply() || depth >= MAX_LINE {
+            return false;
+        }
+        let moves = g.non_losing_moves() & g.forcing_candidates();
+        if moves == 0 {
+            return false;
+        }
+        let id = g.id();
+        let slot = Self::slot(id);
+        if self.failed[slot] == id {
+            return false;
+        }
+        for mv in Bits(moves) {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let mut attacked = g.clone();
+            attacked.play(mv);
+            // `non_losing_moves` is exact, so the defender has no immediate win here
+            let replies = attacked.non_losing_moves();
+            // Some(true): wins here, the line ends with this move; Some(false): wins through a
+            // deeper forcing move (already in `scratch`); None: no win found
+            let won = if replies == 0 {
+                // every legal reply (there are some: the board is not full) lets the attacker
+                // complete a line at ply p + 2, which is on the board
+                Some(true)
+            } else if replies & (replies - 1) == 0 {
+                let mut answered = attacked;
+                answered.play(replies);
+                if answered.winning_moves() != 0 {
+                    Some(true)
+                } else if self.chain(&answered, budget, depth + 1) {
+                    Some(false)
+                } else {
+                    None
+                }
+            } else {
+                None
+            };
+            if let Some(ends_here) = won {
+                self.scratch[depth] = mv;
+                if ends_here && depth + 1 < MAX_LINE {
+                    self.scratch[depth + 1] = 0;
+                }
+                if depth == 0 {
+                    let len = (0..MAX_LINE)
+                        .position(|i| self.scratch[i] == 0)
+                        .unwrap_or(MAX_LINE);
+                    self.line = self.scratch;
+                    self.line_len = len;
+                }
+                return true;
+            }
+        }
+        if *budget > 0 {
+            self.failed[slot] = id;
+        }
+        false
+    }
+}
+
+/// Whether the side to move at `g` wins by forcing moves (or at once), trying at most `budget`
+/// attacking moves: the one-off form of [`ForcingSearch::wins`].
+pub fn forcing_win<G: Game>(g: &G, budget: u32) -> bool {
+    ForcingSearch::new(budget).wins(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Connect4, Cube, Rules};
+    use crate::search::reference::minimax;
+
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    /// Random play that never leaves the side to move an immediate win, stopped at `empty`
+    /// empty cells.
+    fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
+        while g.max_ply() - g.ply() > empty {
+            let moves = g.non_losing_moves();
+            if moves == 0 || g.winning_moves() != 0 {
+                return None;
+            }
+            let pick = (xorshift(seed) % moves.count_ones() as u64) as usize;
+            g.play(Bits(moves).nth(pick).unwrap());
+            if g.winning_moves() != 0 {
+                return None;
+            }
+        }
+        Some(g)
+    }
+
+    /// A forcing win is a win: every `true` is checked against plain minimax, on boards small
+    /// enough for it, and some `true`s must occur for the test to mean anything.
+    fn forcing_wins_are_wins<G: Game>(start: G, empty: u32, count: usize, seed: u64) -> usize {
+        let mut s = seed;
+        let (mut checked, mut found) = (0, 0);
+        while checked < count {
+            let Some(g) = careful(start.clone(), empty, &mut s) else {
+                continue;
+            };
+            checked += 1;
+            if forcing_win(&g, 100_000) {
+                found += 1;
+                assert!(minimax(&g) > 0, "forcing win that is not a win");
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn forcing_wins_are_wins_connect4() {
+        let found = forcing_wins_are_wins(Connect4::new(5, 4).unwrap(), 11, 1500, 7);
+        assert!(found > 8, "only {found} forcing wins in 1500 positions");
+    }
+
+    #[test]
+    fn forcing_wins_are_wins_cube() {
+        for (rules, seed) in [(Rules::Sogo, 3), (Rules::SogoPoison, 5), (Rules::Qubic, 9)] {
+            let found = forcing_wins_are_wins(Cube::new(rules), 10, 150, seed);
+            assert!(found > 10, "{rules:?}: only {found} forcing wins in 150");
+        }
+    }
+}
