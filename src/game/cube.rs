@@ -334,17 +334,7 @@ impl Cube {
                 )));
             }
         }
-        let mut g = Cube::new(rules);
-        g.stones = [white, black];
-        g.ply = nw + nb;
-        for p in 0..2 {
-            for &l in &LINES {
-                let s = l & g.stones[p];
-                if s.count_ones() == 3 {
-                    g.threats[p] |= l ^ s;
-                }
-            }
-        }
+        let g = Cube::from_masks_unchecked(rules, white, black, nw + nb);
         for (p, name) in [(0, "white"), (1, "black")] {
             if g.has_line(p) {
                 return Err(CubeError(format!(
@@ -748,8 +738,9 @@ impl Game for Cube {
 }
 
 impl Cube {
-    /// A position from raw masks without any legality check (tests of normalisations only).
-    #[cfg(test)]
+    /// A position from raw masks without any legality check, its threat cells found by a scan
+    /// of the lines: the last step of [`Cube::from_masks`], and (unchecked) the tests of
+    /// normalisations, which build positions no game reaches.
     pub(crate) fn from_masks_unchecked(rules: Rules, w: u64, b: u64, ply: u32) -> Self {
         let mut g = Cube::new(rules);
         g.stones = [w, b];
@@ -1123,25 +1114,29 @@ mod count_tests {
     use crate::game::symmetry::{min192, min8};
     use std::collections::HashSet;
 
+    /// The positions one ply after those of `level`, one for each distinct `key`; won
+    /// positions are not expanded (play stops at a win, as in README's tables).
+    fn next_level<K: Eq + std::hash::Hash>(level: &[Cube], key: impl Fn(&Cube) -> K) -> Vec<Cube> {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for g in level.iter().filter(|g| !g.last_mover_won()) {
+            for mv in Bits(g.playable()) {
+                let mut c = *g;
+                c.play(mv);
+                if seen.insert(key(&c)) {
+                    next.push(c);
+                }
+            }
+        }
+        next
+    }
+
     /// Distinct positions and classes by ply (play stops at a win), from README's table.
     fn sogo_levels(max: u32) -> Vec<(usize, usize, usize)> {
         let mut level: Vec<Cube> = vec![Cube::new(Rules::Sogo)];
         let mut out = vec![];
         for _ in 0..max {
-            let mut seen = HashSet::new();
-            let mut next = Vec::new();
-            for g in &level {
-                if g.last_mover_won() {
-                    continue;
-                }
-                for mv in Bits(g.playable()) {
-                    let mut c = *g;
-                    c.play(mv);
-                    if seen.insert((c.white(), c.black())) {
-                        next.push(c);
-                    }
-                }
-            }
+            let next = next_level(&level, |c| (c.white(), c.black()));
             let classes: HashSet<u128> = next.iter().map(|g| min8(g.white(), g.black())).collect();
             let won = next.iter().filter(|g| g.last_mover_won()).count();
             out.push((next.len(), classes.len(), won));
@@ -1200,17 +1195,8 @@ mod count_tests {
         let mut reps = vec![Cube::new(Rules::Qubic)];
         let mut out = vec![];
         for _ in 0..max {
-            let mut seen = HashSet::new();
-            let mut next = Vec::new();
-            for g in &reps {
-                for mv in Bits(g.playable()) {
-                    let mut c = *g;
-                    c.play(mv);
-                    if seen.insert(min192(c.white(), c.black())) {
-                        next.push(c);
-                    }
-                }
-            }
+            // one representative per class
+            let next = next_level(&reps, |c| min192(c.white(), c.black()));
             out.push(next.len());
             reps = next;
         }
