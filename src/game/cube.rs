@@ -931,6 +931,58 @@ mod tests {
         }
     }
 
+    /// Seed 003's move score written with plain counts (the form `move_score` replaced).
+    fn counted_move_score(g: &Cube, mv: u64) -> i32 {
+        let p = g.side();
+        let (own, opp) = (g.stones[p], g.stones[1 - p]);
+        let occ = g.occupied() | mv;
+        let (mut score, mut threats_made) = (0, 0);
+        for &l in LINES.iter().filter(|&&l| l & mv != 0) {
+            let (o, e) = ((l & own).count_ones(), (l & opp).count_ones());
+            if o > 0 && e > 0 {
+                continue;
+            }
+            score += [3, 2, 1, 1][(o + e) as usize];
+            if e == 0 && o == 2 {
+                threats_made += 1;
+                score += if l & !occ & g.playable_for(occ) != 0 {
+                    12
+                } else {
+                    6
+                };
+            } else if o == 0 && e == 2 {
+                score += 3;
+            }
+        }
+        if threats_made >= 2 {
+            score += 32;
+        }
+        if g.rules.gravity() && (mv << 16) & g.threats_of(p) != 0 {
+            score -= 8;
+        }
+        score
+    }
+
+    #[test]
+    fn move_score_matches_the_counting_form() {
+        let mut s = 0x5c0e_5c0e_0000_0001u64;
+        for rules in [Rules::Sogo, Rules::Qubic] {
+            for empties in [20, 30, 40, 50] {
+                for _ in 0..100 {
+                    let g = careful_random(rules, empties, &mut s);
+                    for mv in Bits(g.playable()) {
+                        assert_eq!(
+                            g.move_score(mv),
+                            counted_move_score(&g, mv),
+                            "{}",
+                            g.to_hex()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn winning_moves_and_non_losing_moves_keep_the_contract() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
