@@ -170,16 +170,53 @@ pub struct Cube {
 }
 
 /// Threat cells of `own` created on the lines through `mv` (after `mv` joined `own`).
+///
+/// A line through `mv` is a threat of `own` when exactly one of its cells is missing from `own`,
+/// that is when the missing cells `e = line & !own` form a single bit: `e & (e - 1) == 0`. No
+/// population count: the default x86-64 target has no `popcnt` instruction, and the software
+/// count made this the most expensive part of a play. `e == 0` (a complete line, or the zero
+/// padding of [`LINES_THROUGH`]) passes the test but adds nothing.
 #[inline(always)]
 fn new_threats(own: u64, mv: u64) -> u64 {
-    let lines = &LINES_THROUGH[mv.trailing_zeros() as usize];
+    let lines = &LINES_THROUGH[(mv.trailing_zeros() & 63) as usize];
     let mut t = 0;
     for &l in lines {
-        let s = own & l;
-        let hit = ((s.count_ones() == 3) as u64).wrapping_neg();
-        t |= (l ^ s) & hit;
+        let e = l & !own;
+        let single = ((e & e.wrapping_sub(1) == 0) as u64).wrapping_neg();
+        t |= e & single;
     }
     t
+}
+
+/// The number of stones on a line whose move cell is still empty: at most 3. Without a
+/// population count (the default x86-64 target has no `popcnt`, and the software count is
+/// slow): clear the lowest bit up to three times.
+#[inline(always)]
+fn stones_on_line(s: u64) -> usize {
+    debug_assert!(s.count_ones() <= 3);
+    let s1 = s & s.wrapping_sub(1);
+    let s2 = s1 & s1.wrapping_sub(1);
+    (s != 0) as usize + (s1 != 0) as usize + (s2 != 0) as usize
+}
+
+/// `LINES` starts with the 48 axis-parallel lines (directions x, y, z come first in `DIRS`).
+const AXIS_LINES: usize = 48;
+
+/// The cells of the 16 lines along the axis with stride `d` (1, 4 or 16) that miss a colour
+/// (live lines), all at once: OR-ing each line's four cells onto its first cell (coordinate 0
+/// on that axis) tells whether the line holds White, and Black; the live first cells are then
+/// copied up the line by one multiplication (the four copies land on distinct cells: no carry).
+#[inline(always)]
+fn axis_lines_alive(w: u64, b: u64, d: u32) -> u64 {
+    // first cells: coordinate 0 on the axis of stride d
+    let first = match d {
+        1 => 0x1111_1111_1111_1111u64,
+        4 => 0x000f_000f_000f_000f,
+        _ => 0x0000_0000_0000_ffff,
+    };
+    let holds = |s: u64| (s | s >> d | s >> (2 * d) | s >> (3 * d)) & first;
+    let live_first = first & !(holds(w) & holds(b));
+    live_first.wrapping_mul(1 | 1 << d | 1 << (2 * d) | 1 << (3 * d))
 }
 
 /// Whether some line lies entirely inside `set`.
@@ -328,17 +365,7 @@ impl Cube {
                 )));
             }
         }
-        let mut g = Cube::new(rules);
-        g.stones = [white, black];
-        g.ply = nw + nb;
-        for p in 0..2 {
-            for &l in &LINES {
-                let s = l & g.stones[p];
-                if s.count_ones() == 3 {
-                    g.threats[p] |= l ^ s;
-                }
-            }
-        }
+        let g = Cube::from_masks_unchecked(rules, white, black, nw + nb);
         for (p, name) in [(0, "white"), (1, "black")] {
             if g.has_line(p) {
                 return Err(CubeError(format!(
@@ -550,10 +577,14 @@ impl Cube {
     /// in both), the same empty and playable cells and the same side to move, so their game
     /// trees are the same. The key therefore records them as a third state "dead" rather than
     /// recolouring them (recolouring can revive a line: seed 003's form, refuted in the tests).
+    ///
+    /// The 48 axis-parallel lines are done 16 at a time with shifts (see [`axis_lines_alive`]),
+    /// so only the 28 diagonals are scanned one by one.
     pub fn dead_cells(&self) -> u64 {
         let (w, b) = (self.stones[0], self.stones[1]);
-        let mut alive = 0;
-        for &l in &LINES {
+        let mut alive = axis_lines_alive(w, b, 1) | axis_lines_alive(w, b, 4);
+        alive |= axis_lines_alive(w, b, 16);
+        for &l in &LINES[AXIS_LINES..] {
             if l & w == 0 || l & b == 0 {
                 alive |= l;
             }
@@ -704,17 +735,19 @@ impl Game for Cube {
         let playable_after = self.playable_for(occ);
         let mut score = 0;
         let mut threats_made = 0;
-        for &l in &LINES_THROUGH[mv.trailing_zeros() as usize] {
-            let (o, e) = ((l & own).count_ones(), (l & opp).count_ones());
-            if l == 0 || (o > 0 && e > 0) {
+        for &l in &LINES_THROUGH[(mv.trailing_zeros() & 63) as usize] {
+            let (mine, theirs) = (l & own, l & opp);
+            if l == 0 || (mine != 0 && theirs != 0) {
                 continue;
             }
-            score += [3, 2, 1, 1][(o + e) as usize];
-            if e == 0 && o == 2 {
+            // the line holds one colour only, so one count tells both
+            let n = stones_on_line(mine | theirs);
+            score += [3, 2, 1, 1][n];
+            if n == 2 && theirs == 0 {
                 threats_made += 1;
                 let cell = l & !occ;
                 score += if cell & playable_after != 0 { 12 } else { 6 };
-            } else if o == 0 && e == 2 {
+            } else if n == 2 {
                 score += 3;
             }
         }
@@ -768,8 +801,9 @@ impl Game for Cube {
 }
 
 impl Cube {
-    /// A position from raw masks without any legality check (tests of normalisations only).
-    #[cfg(test)]
+    /// A position from raw masks without any legality check, its threat cells found by a scan
+    /// of the lines: the last step of [`Cube::from_masks`], and (unchecked) the tests of
+    /// normalisations, which build positions no game reaches.
     pub(crate) fn from_masks_unchecked(rules: Rules, w: u64, b: u64, ply: u32) -> Self {
         let mut g = Cube::new(rules);
         g.stones = [w, b];
@@ -918,6 +952,109 @@ mod tests {
             if g.winning_moves() == 0 {
                 return g;
             }
+        }
+    }
+
+    #[test]
+    fn incremental_threats_match_a_scan_of_the_lines() {
+        let mut s = 0x7e57_7e57_0000_0005u64;
+        for rules in [Rules::Sogo, Rules::Qubic] {
+            for _ in 0..2_000 {
+                let mut g = Cube::new(rules);
+                while g.ply() < 64 && !g.last_mover_won() {
+                    let occ = g.occupied();
+                    for p in 0..2 {
+                        let scan = LINES
+                            .iter()
+                            .filter(|&&l| (l & g.stones[p]).count_ones() == 3 && l & !occ != 0)
+                            .fold(0, |t, &l| t | (l & !occ));
+                        assert_eq!(g.threats_of(p), scan, "{rules:?} {}", g.to_hex());
+                    }
+                    let m = g.playable();
+                    g.play(
+                        Bits(m)
+                            .nth((rng(&mut s) % m.count_ones() as u64) as usize)
+                            .unwrap(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Seed 003's move score written with plain counts (the form `move_score` replaced).
+    fn counted_move_score(g: &Cube, mv: u64) -> i32 {
+        let p = g.side();
+        let (own, opp) = (g.stones[p], g.stones[1 - p]);
+        let occ = g.occupied() | mv;
+        let (mut score, mut threats_made) = (0, 0);
+        for &l in LINES.iter().filter(|&&l| l & mv != 0) {
+            let (o, e) = ((l & own).count_ones(), (l & opp).count_ones());
+            if o > 0 && e > 0 {
+                continue;
+            }
+            score += [3, 2, 1, 1][(o + e) as usize];
+            if e == 0 && o == 2 {
+                threats_made += 1;
+                score += if l & !occ & g.playable_for(occ) != 0 {
+                    12
+                } else {
+                    6
+                };
+            } else if o == 0 && e == 2 {
+                score += 3;
+            }
+        }
+        if threats_made >= 2 {
+            score += 32;
+        }
+        if g.rules.gravity() && (mv << 16) & g.threats_of(p) != 0 {
+            score -= 8;
+        }
+        score
+    }
+
+    #[test]
+    fn move_score_matches_the_counting_form() {
+        let mut s = 0x5c0e_5c0e_0000_0001u64;
+        for rules in [Rules::Sogo, Rules::Qubic] {
+            for empties in [20, 30, 40, 50] {
+                for _ in 0..100 {
+                    let g = careful_random(rules, empties, &mut s);
+                    for mv in Bits(g.playable()) {
+                        assert_eq!(
+                            g.move_score(mv),
+                            counted_move_score(&g, mv),
+                            "{}",
+                            g.to_hex()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dead_cells_match_a_scan_of_all_lines() {
+        // the first 48 lines are the axis-parallel ones, which dead_cells handles by shifts
+        for &l in &LINES[..AXIS_LINES] {
+            let cells: Vec<u32> = Bits(l).map(|m| m.trailing_zeros()).collect();
+            let d = cells[1] - cells[0];
+            assert!([1, 4, 16].contains(&d) && cells.windows(2).all(|c| c[1] - c[0] == d));
+        }
+        let mut s = 0xdead_0000_ce11_0001u64;
+        for i in 0..20_000 {
+            let occ = if i % 2 == 0 {
+                rng(&mut s) | rng(&mut s)
+            } else {
+                rng(&mut s) & rng(&mut s)
+            };
+            let w = occ & rng(&mut s);
+            let g = Cube::from_masks_unchecked(Rules::Qubic, w, occ & !w, occ.count_ones());
+            let alive = LINES
+                .iter()
+                .filter(|&&l| l & g.white() == 0 || l & g.black() == 0)
+                .fold(0, |a, &l| a | l);
+            assert_eq!(g.dead_cells(), occ & !alive, "{}", g.to_hex());
         }
     }
 
@@ -1117,25 +1254,29 @@ mod count_tests {
     use crate::game::symmetry::{min192, min8};
     use std::collections::HashSet;
 
+    /// The positions one ply after those of `level`, one for each distinct `key`; won
+    /// positions are not expanded (play stops at a win, as in README's tables).
+    fn next_level<K: Eq + std::hash::Hash>(level: &[Cube], key: impl Fn(&Cube) -> K) -> Vec<Cube> {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for g in level.iter().filter(|g| !g.last_mover_won()) {
+            for mv in Bits(g.playable()) {
+                let mut c = *g;
+                c.play(mv);
+                if seen.insert(key(&c)) {
+                    next.push(c);
+                }
+            }
+        }
+        next
+    }
+
     /// Distinct positions and classes by ply (play stops at a win), from README's table.
     fn sogo_levels(max: u32) -> Vec<(usize, usize, usize)> {
         let mut level: Vec<Cube> = vec![Cube::new(Rules::Sogo)];
         let mut out = vec![];
         for _ in 0..max {
-            let mut seen = HashSet::new();
-            let mut next = Vec::new();
-            for g in &level {
-                if g.last_mover_won() {
-                    continue;
-                }
-                for mv in Bits(g.playable()) {
-                    let mut c = *g;
-                    c.play(mv);
-                    if seen.insert((c.white(), c.black())) {
-                        next.push(c);
-                    }
-                }
-            }
+            let next = next_level(&level, |c| (c.white(), c.black()));
             let classes: HashSet<u128> = next.iter().map(|g| min8(g.white(), g.black())).collect();
             let won = next.iter().filter(|g| g.last_mover_won()).count();
             out.push((next.len(), classes.len(), won));
@@ -1194,17 +1335,8 @@ mod count_tests {
         let mut reps = vec![Cube::new(Rules::Qubic)];
         let mut out = vec![];
         for _ in 0..max {
-            let mut seen = HashSet::new();
-            let mut next = Vec::new();
-            for g in &reps {
-                for mv in Bits(g.playable()) {
-                    let mut c = *g;
-                    c.play(mv);
-                    if seen.insert(min192(c.white(), c.black())) {
-                        next.push(c);
-                    }
-                }
-            }
+            // one representative per class
+            let next = next_level(&reps, |c| min192(c.white(), c.black()));
             out.push(next.len());
             reps = next;
         }

@@ -118,56 +118,93 @@ fn delta_swap(b: u64, mask: u64, d: u32) -> u64 {
     b ^ t ^ (t << d)
 }
 
-// x -> 3-x: swap neighbours, then pairs of neighbours
-const X_EVEN: u64 = cell_mask!(|x, _y, _z| x % 2 == 0);
-const X_LOW: u64 = cell_mask!(|x, _y, _z| x < 2);
-const Y_EVEN: u64 = cell_mask!(|_x, y, _z| y % 2 == 0);
-const Y_LOW: u64 = cell_mask!(|_x, y, _z| y < 2);
-const Z_EVEN: u64 = cell_mask!(|_x, _y, z| z % 2 == 0);
+/// Exchanges the cells of `mask` with the cells `d` places above them, when those two sets
+/// cover the whole board (so the plain shifts need one mask fewer than [`delta_swap`]).
+#[inline(always)]
+fn exchange(b: u64, mask: u64, d: u32) -> u64 {
+    ((b >> d) & mask) | ((b & mask) << d)
+}
+
+/// Masks of a reversal `v -> 3 - v` of the axis with stride `d` (1, 4 or 16): the cells with an
+/// even coordinate (exchanged with their neighbours), and those with coordinate 0 or 1
+/// (exchanged with the pair two steps up).
+const fn reversal(d: u32) -> (u64, u64, u32) {
+    let a = d.trailing_zeros() as usize / 2;
+    let even = cell_mask!(|x, y, z| [x, y, z][a] % 2 == 0);
+    let low = cell_mask!(|x, y, z| [x, y, z][a] < 2);
+    (even, low, d)
+}
+
+/// Masks of the transpose exchanging axes `a` and `b` (`a < b`; 0 = x, 1 = y, 2 = z), done as
+/// a 2x2 block matrix: swap the blocks off the diagonal (the cells with `c[a] >= 2` and
+/// `c[b] < 2` with their partners), then the cells inside every block (odd `c[a]`, even
+/// `c[b]`); `d` is the difference of the two strides.
+const fn transpose(a: usize, b: usize) -> (u64, u64, u32) {
+    let blocks = cell_mask!(|x, y, z| [x, y, z][a] >= 2 && [x, y, z][b] < 2);
+    let cells = cell_mask!(|x, y, z| [x, y, z][a] % 2 == 1 && [x, y, z][b] % 2 == 0);
+    (blocks, cells, (1 << (2 * b)) - (1 << (2 * a)))
+}
+
+const FLIP_X: (u64, u64, u32) = reversal(1);
+const FLIP_Y: (u64, u64, u32) = reversal(4);
+const SWAP_XY: (u64, u64, u32) = transpose(0, 1);
+const SWAP_YZ: (u64, u64, u32) = transpose(1, 2);
+const SWAP_XZ: (u64, u64, u32) = transpose(0, 2);
+// the inside-out maps act on every axis at once
+const X_EVEN: u64 = FLIP_X.0;
+const Y_EVEN: u64 = FLIP_Y.0;
+const Z_EVEN: u64 = reversal(16).0;
 const X_ONE: u64 = cell_mask!(|x, _y, _z| x == 1);
 const Y_ONE: u64 = cell_mask!(|_x, y, _z| y == 1);
 const Z_ONE: u64 = cell_mask!(|_x, _y, z| z == 1);
 
+/// Applies the masks of [`reversal`].
+#[inline(always)]
+fn reverse(b: u64, (even, low, d): (u64, u64, u32)) -> u64 {
+    exchange(exchange(b, even, d), low, 2 * d)
+}
+
+/// Applies the masks of [`transpose`].
+#[inline(always)]
+fn exchange_axes(b: u64, (blocks, cells, d): (u64, u64, u32)) -> u64 {
+    delta_swap(delta_swap(b, blocks, 2 * d), cells, d)
+}
+
 /// x -> 3 - x.
 #[inline(always)]
 pub fn flip_x(b: u64) -> u64 {
-    let b = ((b >> 1) & X_EVEN) | ((b & X_EVEN) << 1);
-    ((b >> 2) & X_LOW) | ((b & X_LOW) << 2)
+    reverse(b, FLIP_X)
 }
 
 /// y -> 3 - y.
 #[inline(always)]
 pub fn flip_y(b: u64) -> u64 {
-    let b = ((b >> 4) & Y_EVEN) | ((b & Y_EVEN) << 4);
-    ((b >> 8) & Y_LOW) | ((b & Y_LOW) << 8)
+    reverse(b, FLIP_Y)
 }
 
-/// z -> 3 - z (levels upside down; not a Sogo symmetry).
+/// z -> 3 - z (levels upside down; not a Sogo symmetry). Exchanging the level pairs is a
+/// rotation by 32, cheaper than the second exchange of [`reverse`].
 #[inline(always)]
 pub fn flip_z(b: u64) -> u64 {
-    let b = b.rotate_left(32);
-    ((b >> 16) & Z_EVEN) | ((b & Z_EVEN) << 16)
+    exchange(b.rotate_left(32), Z_EVEN, 16)
 }
 
-/// x <-> y: swap the 2x2 blocks off the diagonal, then the cells inside the blocks.
+/// x <-> y.
 #[inline(always)]
 pub fn swap_xy(b: u64) -> u64 {
-    let b = delta_swap(b, cell_mask!(|x, y, _z| x >= 2 && y < 2), 6);
-    delta_swap(b, cell_mask!(|x, y, _z| x % 2 == 1 && y % 2 == 0), 3)
+    exchange_axes(b, SWAP_XY)
 }
 
 /// y <-> z.
 #[inline(always)]
 pub fn swap_yz(b: u64) -> u64 {
-    let b = delta_swap(b, cell_mask!(|_x, y, z| y >= 2 && z < 2), 24);
-    delta_swap(b, cell_mask!(|_x, y, z| y % 2 == 1 && z % 2 == 0), 12)
+    exchange_axes(b, SWAP_YZ)
 }
 
 /// x <-> z.
 #[inline(always)]
 pub fn swap_xz(b: u64) -> u64 {
-    let b = delta_swap(b, cell_mask!(|x, _y, z| x >= 2 && z < 2), 30);
-    delta_swap(b, cell_mask!(|x, _y, z| x % 2 == 1 && z % 2 == 0), 15)
+    exchange_axes(b, SWAP_XZ)
 }
 
 /// The inside-out map swapping coordinate values 1 and 2 on all three axes.
@@ -181,9 +218,7 @@ pub fn inside_out_12(b: u64) -> u64 {
 /// The inside-out map swapping coordinate values 0<->1 and 2<->3 on all three axes.
 #[inline(always)]
 pub fn inside_out_01(b: u64) -> u64 {
-    let b = ((b >> 1) & X_EVEN) | ((b & X_EVEN) << 1);
-    let b = ((b >> 4) & Y_EVEN) | ((b & Y_EVEN) << 4);
-    ((b >> 16) & Z_EVEN) | ((b & Z_EVEN) << 16)
+    exchange(exchange(exchange(b, X_EVEN, 1), Y_EVEN, 4), Z_EVEN, 16)
 }
 
 /// Keeps the smaller of two (white, black) pairs, compared as one 128-bit number.
@@ -192,61 +227,69 @@ fn pack(w: u64, b: u64) -> u128 {
     ((w as u128) << 64) | b as u128
 }
 
-/// The minimum of the 8 square-symmetry images of `(w, b)` as `white << 64 | black`.
-#[inline]
-pub fn min8(w: u64, b: u64) -> u128 {
-    // walk: id, fx, fx fy, fy | then transpose and the same walk (see the tests)
-    let (mut w, mut b) = (w, b);
-    let mut best = pack(w, b);
-    w = flip_x(w);
-    b = flip_x(b);
-    best = best.min(pack(w, b));
-    w = flip_y(w);
-    b = flip_y(b);
-    best = best.min(pack(w, b));
-    w = flip_x(w);
-    b = flip_x(b);
-    best = best.min(pack(w, b));
-    w = swap_xy(w);
-    b = swap_xy(b);
-    best = best.min(pack(w, b));
-    w = flip_x(w);
-    b = flip_x(b);
-    best = best.min(pack(w, b));
-    w = flip_y(w);
-    b = flip_y(b);
-    best = best.min(pack(w, b));
-    w = flip_x(w);
-    b = flip_x(b);
-    best.min(pack(w, b))
+// The group is walked as a product of short walks, each a fixed sequence of cheap steps in which
+// image `k` is reached from image `k - 1`. The step functions below are the only place that says
+// which step comes when; the fast minima and the lookup of one element's image both use them
+// (the tests check that the walks visit exactly the images of the permutation tables).
+
+/// The square walk (Sogo's group) as steps: image `k + 1` is `SQUARE_WALK[k]` of image `k`,
+/// from the identity: id, fx, fx fy, fy, then transpose and the same four.
+const SQUARE_WALK: [fn(u64) -> u64; 7] = [flip_x, flip_y, flip_x, swap_xy, flip_x, flip_y, flip_x];
+
+/// The 8 images of `b` under Sogo's group, in the order of [`SQUARE_WALK`].
+#[inline(always)]
+fn square_images(b: u64) -> [u64; 8] {
+    let mut out = [b; 8];
+    for (k, step) in SQUARE_WALK.iter().enumerate() {
+        out[k + 1] = step(out[k]);
+    }
+    out
 }
 
-/// The square walk of [`min8`] as single steps: image `k` is reached from image `k - 1`.
+/// The inside-out walk: id, 1<->2, then 0<->1 and 2<->3, then 1<->2 again.
 #[inline(always)]
-fn square_step(b: u64, k: usize) -> u64 {
-    match k {
-        1 | 3 | 5 | 7 => flip_x(b),
-        2 | 6 => flip_y(b),
-        _ => swap_xy(b),
+fn inside_out_step(b: u64, k: usize) -> u64 {
+    if k == 2 {
+        inside_out_01(b)
+    } else {
+        inside_out_12(b)
     }
 }
 
-/// The coset representative `(vertical, inside_out, z_flip)` of the Qubic walk applied to `b`.
+/// Which axis becomes vertical: z (identity), y or x.
 #[inline(always)]
-fn coset_image(b: u64, vertical: usize, io: usize, fz: bool) -> u64 {
-    let mut b = match vertical {
+fn vertical_image(b: u64, vertical: usize) -> u64 {
+    match vertical {
         0 => b,
         1 => swap_yz(b),
         _ => swap_xz(b),
-    };
-    for step in 1..=io {
-        b = if step == 2 {
-            inside_out_01(b)
-        } else {
-            inside_out_12(b)
-        };
     }
-    if fz {
+}
+
+/// The minimum of the 8 square-symmetry images of `(w, b)` as `white << 64 | black`.
+#[inline]
+pub fn min8(w: u64, b: u64) -> u128 {
+    // both boards along the walk together (computing each board's 8 images first runs out of
+    // registers)
+    let (mut w, mut b) = (w, b);
+    let mut best = pack(w, b);
+    for step in SQUARE_WALK {
+        w = step(w);
+        b = step(b);
+        best = best.min(pack(w, b));
+    }
+    best
+}
+
+/// Coset `(vertical * 4 + inside_out) * 2 + z_flip` of the Qubic walk: its representative's
+/// image of `b`, the walks taken from the start.
+#[inline(always)]
+fn coset_image(b: u64, coset: usize) -> u64 {
+    let mut b = vertical_image(b, coset / 8);
+    for k in 1..=coset / 2 % 4 {
+        b = inside_out_step(b, k);
+    }
+    if coset % 2 == 1 {
         flip_z(b)
     } else {
         b
@@ -254,44 +297,33 @@ fn coset_image(b: u64, vertical: usize, io: usize, fz: bool) -> u64 {
 }
 
 /// The minimum of the 192 Qubic images of `(w, b)`: for each of the 3 choices of the axis that
-/// becomes vertical, the 4 inside-out maps and the 2 level orders, the 8 square images.
+/// becomes vertical, the 4 inside-out maps and the 2 level orders (24 cosets), the 8 square
+/// images.
 ///
 /// Two passes: first only White's 192 images (half the work), remembering which group elements
 /// reach the smallest; then Black's image under just those elements (usually one) breaks ties.
 #[inline]
 pub fn min192(w: u64, b: u64) -> u128 {
     let mut best_w = u64::MAX;
-    // candidates as (coset index, square index) packed in a byte each: coset 0..24, square 0..8
-    let mut cand = [0u16; 192];
+    // candidates as coset << 3 | square index (24 cosets of 8: one byte)
+    let mut cand = [0u8; 192];
     let mut n = 0;
     for vertical in 0..3 {
-        let mut w1 = coset_image(w, vertical, 0, false);
+        let mut w1 = vertical_image(w, vertical);
         for io in 0..4 {
             if io > 0 {
-                w1 = if io == 2 {
-                    inside_out_01(w1)
-                } else {
-                    inside_out_12(w1)
-                };
+                w1 = inside_out_step(w1, io);
             }
             for fz in 0..2 {
                 let x = if fz == 1 { flip_z(w1) } else { w1 };
-                let coset = ((vertical * 4 + io) * 2 + fz) as u16;
-                // the square walk unrolled (same steps as `square_step`)
-                let x1 = flip_x(x);
-                let x2 = flip_y(x1);
-                let x3 = flip_x(x2);
-                let x4 = swap_xy(x3);
-                let x5 = flip_x(x4);
-                let x6 = flip_y(x5);
-                let x7 = flip_x(x6);
-                for (k, y) in [x, x1, x2, x3, x4, x5, x6, x7].into_iter().enumerate() {
+                let coset = ((vertical * 4 + io) * 2 + fz) as u8;
+                for (k, y) in square_images(x).into_iter().enumerate() {
                     if y <= best_w {
                         if y < best_w {
                             best_w = y;
                             n = 0;
                         }
-                        cand[n] = coset << 3 | k as u16;
+                        cand[n] = coset << 3 | k as u8;
                         n += 1;
                     }
                 }
@@ -300,11 +332,14 @@ pub fn min192(w: u64, b: u64) -> u128 {
     }
     let mut best_b = u64::MAX;
     for &c in &cand[..n] {
-        let coset = (c >> 3) as usize;
-        let (vertical, io, fz) = (coset / 8, coset / 2 % 4, coset % 2 == 1);
-        let mut y = coset_image(b, vertical, io, fz);
-        for k in 1..=(c & 7) as usize {
-            y = square_step(y, k);
+        let mut y = coset_image(b, (c >> 3) as usize);
+        // the first `c & 7` steps of the square walk (a loop with a fixed count and an exit,
+        // so that the compiler unrolls it and calls no function pointer)
+        for (k, step) in SQUARE_WALK.iter().enumerate() {
+            if k == (c & 7) as usize {
+                break;
+            }
+            y = step(y);
         }
         best_b = best_b.min(y);
     }
@@ -420,18 +455,15 @@ mod tests {
                 w = w2 & !b2;
                 b = b2 & !w2;
             }
-            let slow8 = sg
-                .iter()
-                .map(|p| pack(apply(p, w), apply(p, b)))
-                .min()
-                .unwrap();
-            assert_eq!(min8(w, b), slow8);
-            let slow192 = qg
-                .iter()
-                .map(|p| pack(apply(p, w), apply(p, b)))
-                .min()
-                .unwrap();
-            assert_eq!(min192(w, b), slow192);
+            let slow = |group: &[Perm]| {
+                group
+                    .iter()
+                    .map(|p| pack(apply(p, w), apply(p, b)))
+                    .min()
+                    .unwrap()
+            };
+            assert_eq!(min8(w, b), slow(&sg));
+            assert_eq!(min192(w, b), slow(&qg));
         }
     }
 
