@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use zugzwang::game::symmetry::{min192, min8};
 use zugzwang::game::{Bits, Cube, Game, Rules};
-use zugzwang::search::{Depth, MemoryTable, Searcher, Table};
+use zugzwang::search::{MemoryTable, ProofSearch, ProofTable, Searcher, Table};
 
 fn xorshift(s: &mut u64) -> u64 {
     *s ^= *s << 13;
@@ -137,21 +137,30 @@ fn criterion_part(c: &mut Criterion) {
     });
 }
 
-/// Solves `g` from an empty `table` as the CLI does (capped deepening, ETC from 30 empty
-/// cells), stopped after `limit` seconds: the value (`None` if stopped), nodes and seconds.
-/// One place for the presets and the forecast, so that both measure the same search.
+/// Raises `stop` after `limit` seconds unless `done` is raised first.
+fn stop_after(
+    limit: u64,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let t = Instant::now();
+        while !done.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        stop.store(true, Ordering::Relaxed);
+    })
+}
+
+/// Solves `g` with the alpha-beta engine from an empty `table` as the CLI's `--engine
+/// alphabeta` does (capped deepening, ETC from 30 empty cells), stopped after `limit` seconds:
+/// the value (`None` if stopped), nodes and seconds. One place for the presets and the
+/// forecast, so that both measure the same search.
 fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64, f64) {
     table.clear();
     let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicBool::new(false));
-    let (s2, d2) = (stop.clone(), done.clone());
-    let timer = std::thread::spawn(move || {
-        let t = Instant::now();
-        while !d2.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        s2.store(true, Ordering::Relaxed);
-    });
+    let timer = stop_after(limit, stop.clone(), done.clone());
     let t = Instant::now();
     let mut searcher = Searcher::new(table).with_stop(&stop).with_etc_min_empty(30);
     let r = zugzwang::search::capped::solve_deepening(&mut searcher, g, 4, 2);
@@ -159,6 +168,29 @@ fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64
     done.store(true, Ordering::Relaxed);
     let _ = timer.join();
     (r.ok().map(|(v, _)| v), searcher.nodes, secs)
+}
+
+/// The same with the proof-number engine (the CLI's default `--engine pn`).
+fn prove_limited(table: &mut ProofTable, g: &Cube, limit: u64) -> (Option<i32>, u64, f64) {
+    table.clear();
+    let stop = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicBool::new(false));
+    let timer = stop_after(limit, stop.clone(), done.clone());
+    let t = Instant::now();
+    let mut search = ProofSearch::new(table).with_stop(&stop);
+    let r = search.value(g);
+    let secs = t.elapsed().as_secs_f64();
+    done.store(true, Ordering::Relaxed);
+    let _ = timer.join();
+    (r.ok(), search.nodes, secs)
+}
+
+/// One result column: value, nodes, seconds, or how far an unfinished search got.
+fn column((r, nodes, secs): (Option<i32>, u64, f64)) -> String {
+    match r {
+        Some(v) => format!("{v:>5} {nodes:>11} {secs:>7.2}"),
+        None => format!("    > {nodes:>11} {secs:>7.0}"),
+    }
 }
 
 fn presets() {
@@ -179,7 +211,10 @@ fn presets() {
         .unwrap_or(600);
     let table = MemoryTable::with_bytes(1 << 30);
     table.prefault();
-    println!("preset       stones  expected  value  nodes        seconds  (that solver)");
+    let mut proof_table = ProofTable::new(1 << 30);
+    println!(
+        "preset     stones expected | alphabeta: value nodes seconds | pn: value nodes seconds | that solver"
+    );
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -188,23 +223,22 @@ fn presets() {
         let (name, masks, expected) = (f[0], f[2], f[3].parse::<i32>().unwrap_or(9));
         let theirs = f[4..].join(" ");
         let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
-        let (r, nodes, secs) = solve_limited(&table, &g, limit);
-        match r {
-            Some(v) => {
-                let ok = if v == expected { "ok" } else { "MISMATCH" };
-                println!(
-                    "{name:<12} {:>6}  {expected:>8}  {v:>5}  {nodes:>11}  {secs:>7.2}  ({theirs}) {ok}",
-                    g.ply(),
-                );
-                assert_eq!(v, expected, "{name}");
-            }
-            None => println!(
-                "{name:<12} {:>6}  {expected:>8}  unfinished after {secs:.0} s, {nodes} nodes  ({theirs})",
-                g.ply(),
-            ),
+        let ab = solve_limited(&table, &g, limit);
+        let pn = prove_limited(&mut proof_table, &g, limit);
+        let mut verdict = "ok";
+        for v in [ab.0, pn.0].into_iter().flatten() {
+            assert_eq!(v, expected, "{name}: value differs from the file's");
         }
+        if ab.0.is_none() && pn.0.is_none() {
+            verdict = "unfinished";
+        }
+        println!(
+            "{name:<10} {:>6} {expected:>8} | {} | {} | {theirs} {verdict}",
+            g.ply(),
+            column(ab),
+            column(pn),
+        );
     }
-    let _ = Depth::Weak;
 }
 
 /// Careful random play to `plies` stones: never a winning move, never a move handing the
@@ -243,23 +277,21 @@ fn forecast(plies: &str) {
         .unwrap_or(300);
     let table = MemoryTable::with_bytes(1 << 30);
     table.prefault();
+    let mut proof_table = ProofTable::new(1 << 30);
     let mut seed = 0xf04e_ca57_u64;
-    println!("ply  position                                 value  nodes         seconds");
+    println!("ply  position                               | alphabeta: value nodes seconds | pn: value nodes seconds");
     for ply in plies
         .split(',')
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         for _ in 0..count {
             let g = careful_random(ply, &mut seed);
-            let (r, nodes, secs) = solve_limited(&table, &g, limit);
-            let value = match r {
-                Some(v) => format!("{v:>5}"),
-                None => "  >  ".to_string(),
-            };
-            println!(
-                "{ply:>3}  {}  {value}  {nodes:>12}  {secs:>8.2}",
-                g.to_hex()
-            );
+            let ab = solve_limited(&table, &g, limit);
+            let pn = prove_limited(&mut proof_table, &g, limit);
+            if let (Some(a), Some(p)) = (ab.0, pn.0) {
+                assert_eq!(a, p, "engines disagree on {}", g.to_hex());
+            }
+            println!("{ply:>3}  {} | {} | {}", g.to_hex(), column(ab), column(pn));
         }
     }
 }

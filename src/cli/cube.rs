@@ -72,8 +72,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = BestMoves::First)]
     best: BestMoves,
     /// Attacking moves the forcing-win test may try per position (pn engine).
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = zugzwang::search::proof::DEFAULT_VCF_BUDGET)]
     vcf_budget: u32,
+    /// pn engine: settle positions with at most this many empty cells by alpha-beta (half of
+    /// --mem goes to its table). Default: 28 for Sogo, 0 (off) for Qubic.
+    #[arg(long)]
+    endgame: Option<u32>,
 }
 
 /// The search engines for the 4x4x4 games.
@@ -214,11 +218,27 @@ fn solve_alphabeta(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) 
 
 /// Proof-number search: the value, then the best moves asked for.
 fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outcome {
-    let mut table = ProofTable::new(bytes as usize);
-    let table_bytes = table.bytes() as u64;
+    let endgame = endgame_cells(args, g);
+    let (proof_bytes, endgame_bytes) = if endgame > 0 {
+        (bytes / 2, bytes / 2)
+    } else {
+        (bytes, 0)
+    };
+    let endgame_table =
+        zugzwang::search::MemoryTable::with_bytes(endgame_bytes.max(1 << 20) as usize);
+    let mut table = ProofTable::new(proof_bytes as usize);
+    let table_bytes = (table.bytes()
+        + if endgame > 0 {
+            endgame_table.bytes()
+        } else {
+            0
+        }) as u64;
     let mut search = ProofSearch::new(&mut table)
         .with_progress(counter)
         .with_vcf_budget(args.vcf_budget);
+    if endgame > 0 {
+        search = search.with_endgame(&endgame_table, endgame);
+    }
     let score = search.value(g).expect("no stop flag set");
     let best = match args.best {
         BestMoves::None => Vec::new(),
@@ -229,11 +249,24 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
     Outcome {
         score,
         best,
-        nodes: search.nodes,
+        nodes: search.nodes + search.endgame_nodes,
         cap: None,
         table_bytes,
     }
 }
+
+/// The `--endgame` threshold: as given, else 28 empty cells for the gravity games (where
+/// alpha-beta's parity bounds settle endgames) and off for Qubic.
+fn endgame_cells(args: &SolveArgs, g: &Cube) -> u32 {
+    args.endgame.unwrap_or(if g.rules().gravity() {
+        DEFAULT_SOGO_ENDGAME
+    } else {
+        0
+    })
+}
+
+/// Empty cells below which the pn engine hands Sogo positions to alpha-beta by default.
+const DEFAULT_SOGO_ENDGAME: u32 = 28;
 
 /// What `solve` and `analyze` both need: the rules, the position and the table's size.
 fn prepare(args: &SolveArgs, qubic: bool) -> Result<(Rules, Cube, u64), CliError> {

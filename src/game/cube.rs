@@ -684,7 +684,10 @@ impl Game for Cube {
         let (own, opp) = (self.stones[p], self.stones[1 - p]);
         let mut cells = 0;
         for &l in &LINES {
-            if l & opp == 0 && (l & own).count_ones() == 2 {
+            // exactly two own stones: clearing the lowest leaves exactly one
+            let s = l & own;
+            let rest = s & s.wrapping_sub(1);
+            if l & opp == 0 && rest != 0 && rest & (rest - 1) == 0 {
                 cells |= l;
             }
         }

@@ -93,6 +93,23 @@ impl ForcingSearch {
         (h >> (64 - FAILED_SLOTS.trailing_zeros())) as usize
     }
 
+    /// Notes the attacking move `mv` of a winning line at `depth` (`ends_here`: the line has
+    /// no deeper move; otherwise the deeper moves are already in `scratch`); at depth 0 the
+    /// line becomes the one replayed first next time.
+    fn record(&mut self, depth: usize, mv: u64, ends_here: bool) {
+        self.scratch[depth] = mv;
+        if ends_here && depth + 1 < MAX_LINE {
+            self.scratch[depth + 1] = 0;
+        }
+        if depth == 0 {
+            let len = (0..MAX_LINE)
+                .position(|i| self.scratch[i] == 0)
+                .unwrap_or(MAX_LINE);
+            self.line = self.scratch;
+            self.line_len = len;
+        }
+    }
+
     /// The search for a position whose side to move has no immediate win; on success the
     /// winning line from `depth` on is in `scratch` and copied to `line` at depth 0.
     fn chain<G: Game>(&mut self, g: &G, budget: &mut u32, depth: usize) -> bool {
@@ -110,6 +127,10 @@ impl ForcingSearch {
         if self.failed[slot] == id {
             return false;
         }
+        // First pass: a move that leaves no reply, or whose forced reply leaves an immediate
+        // win, ends the line here (the cheapest wins are found before any deeper search).
+        let mut forced = [(0u64, 0u64); 64];
+        let mut count = 0;
         for mv in Bits(moves) {
             if *budget == 0 {
                 return false;
@@ -119,37 +140,35 @@ impl ForcingSearch {
             attacked.play(mv);
             // `non_losing_moves` is exact, so the defender has no immediate win here
             let replies = attacked.non_losing_moves();
-            // Some(true): wins here, the line ends with this move; Some(false): wins through a
-            // deeper forcing move (already in `scratch`); None: no win found
-            let won = if replies == 0 {
+            let wins_here = if replies == 0 {
                 // every legal reply (there are some: the board is not full) lets the attacker
                 // complete a line at ply p + 2, which is on the board
-                Some(true)
+                true
             } else if replies & (replies - 1) == 0 {
                 let mut answered = attacked;
                 answered.play(replies);
                 if answered.winning_moves() != 0 {
-                    Some(true)
-                } else if self.chain(&answered, budget, depth + 1) {
-                    Some(false)
+                    true
                 } else {
-                    None
+                    forced[count] = (mv, replies);
+                    count += 1;
+                    false
                 }
             } else {
-                None
+                false
             };
-            if let Some(ends_here) = won {
-                self.scratch[depth] = mv;
-                if ends_here && depth + 1 < MAX_LINE {
-                    self.scratch[depth + 1] = 0;
-                }
-                if depth == 0 {
-                    let len = (0..MAX_LINE)
-                        .position(|i| self.scratch[i] == 0)
-                        .unwrap_or(MAX_LINE);
-                    self.line = self.scratch;
-                    self.line_len = len;
-                }
+            if wins_here {
+                self.record(depth, mv, true);
+                return true;
+            }
+        }
+        // Second pass: continue the attack after each forced reply.
+        for &(mv, reply) in &forced[..count] {
+            let mut answered = g.clone();
+            answered.play(mv);
+            answered.play(reply);
+            if self.chain(&answered, budget, depth + 1) {
+                self.record(depth, mv, false);
                 return true;
             }
         }
