@@ -19,6 +19,7 @@ use zugzwang::game::cube::DEFAULT_HASH_SEED;
 use zugzwang::game::{Bits, Cube, Game, Rules};
 use zugzwang::record::{self, Record};
 use zugzwang::search::capped::solve_deepening;
+use zugzwang::search::proof::Question;
 use zugzwang::search::{Depth, ProofSearch, ProofTable, Searcher, Table};
 
 /// Arguments shared by `solve sogo` and `solve qubic`.
@@ -78,6 +79,19 @@ pub struct SolveArgs {
     /// --mem goes to its table). Default: 28 for Sogo, 0 (off) for Qubic.
     #[arg(long)]
     endgame: Option<u32>,
+    /// pn engine: settle one question completely first (`win`: does the side to move win?,
+    /// `loss`: does it lose?) instead of alternating between both; the value is the same.
+    #[arg(long, value_enum)]
+    first: Option<FirstQuestion>,
+}
+
+/// `--first`: the question the pn engine settles first.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstQuestion {
+    /// Does the side to move win?
+    Win,
+    /// Does the side to move lose?
+    Loss,
 }
 
 /// The search engines for the 4x4x4 games.
@@ -238,6 +252,11 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
         .with_vcf_budget(args.vcf_budget);
     if endgame > 0 {
         search = search.with_endgame(&endgame_table, endgame);
+    }
+    match args.first {
+        Some(FirstQuestion::Win) => search = search.with_first_question(Question::MoverWins),
+        Some(FirstQuestion::Loss) => search = search.with_first_question(Question::OpponentWins),
+        None => {}
     }
     let score = search.value(g).expect("no stop flag set");
     let best = match args.best {

@@ -119,6 +119,15 @@ impl ProofTable {
     }
 }
 
+/// The two questions whose answers make a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Does the side to move win?
+    MoverWins,
+    /// Does the opponent win?
+    OpponentWins,
+}
+
 /// Why a search stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Halt {
@@ -141,6 +150,8 @@ pub struct ProofSearch<'t> {
     endgame: Option<(&'t MemoryTable, u32)>,
     /// Nodes of those alpha-beta searches.
     pub endgame_nodes: u64,
+    /// A question [`ProofSearch::value`] settles completely before the other, if set.
+    first_question: Option<Question>,
     /// Parity of the attacker's plies (0: the first player attacks).
     attacker: u32,
     node_limit: u64,
@@ -164,6 +175,7 @@ impl<'t> ProofSearch<'t> {
             forcing_wins: 0,
             endgame: None,
             endgame_nodes: 0,
+            first_question: None,
             attacker: 0,
             node_limit: u64::MAX,
             stop: None,
@@ -184,6 +196,15 @@ impl<'t> ProofSearch<'t> {
     /// node by node (gravity games, where wins come from parity rather than threats).
     pub fn with_endgame(mut self, table: &'t MemoryTable, empty: u32) -> Self {
         self.endgame = Some((table, empty));
+        self
+    }
+
+    /// Makes [`ProofSearch::value`] settle `question` completely before it looks at the other
+    /// (instead of alternating): for positions whose likely value is known, such as a game
+    /// known to be a first-player win, this halves the work when the guess is right and
+    /// cannot change the answer when it is wrong.
+    pub fn with_first_question(mut self, question: Question) -> Self {
+        self.first_question = Some(question);
         self
     }
 
@@ -217,6 +238,15 @@ impl<'t> ProofSearch<'t> {
         let me = g.ply() & 1;
         let mut open = [true, true];
         let mut budget = 1u64 << 14;
+        if let Some(first) = self.first_question {
+            let q = usize::from(first == Question::OpponentWins);
+            self.node_limit = u64::MAX;
+            match self.attacker_wins(g, me ^ q as u32) {
+                Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
+                Ok(false) => open[q] = false,
+                Err(_) => return Err(Stopped),
+            }
+        }
         loop {
             for (q, still_open) in open.iter_mut().enumerate() {
                 if !*still_open {
@@ -488,7 +518,15 @@ mod tests {
     }
 
     /// df-pn's value and best moves against plain minimax on `count` random positions.
-    fn agrees<G: Game>(start: G, empty: u32, count: usize, seed: u64, table_bytes: usize) {
+    fn agrees<G: Game>(
+        start: G,
+        empty: u32,
+        count: usize,
+        seed: u64,
+        table_bytes: usize,
+        endgame: Option<u32>,
+    ) {
+        let endgame_table = MemoryTable::with_bytes(1 << 20);
         let mut s = seed;
         let mut seen = [0usize; 3];
         let mut checked = 0;
@@ -500,6 +538,9 @@ mod tests {
             checked += 1;
             let exact = minimax(&g).signum();
             let mut search = ProofSearch::new(&mut table);
+            if let Some(cells) = endgame {
+                search = search.with_endgame(&endgame_table, cells);
+            }
             let v = search.value(&g).unwrap();
             assert_eq!(v, exact, "value differs from minimax");
             seen[(v + 1) as usize] += 1;
@@ -529,8 +570,8 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_connect4_small_boards() {
-        agrees(Connect4::new(4, 4).unwrap(), 12, 300, 11, 1 << 16);
-        agrees(Connect4::new(5, 4).unwrap(), 13, 200, 12, 1 << 20);
+        agrees(Connect4::new(4, 4).unwrap(), 12, 300, 11, 1 << 16, None);
+        agrees(Connect4::new(5, 4).unwrap(), 13, 200, 12, 1 << 20, None);
     }
 
     #[test]
@@ -540,13 +581,25 @@ mod tests {
             (Rules::SogoPoison, 22),
             (Rules::Qubic, 23),
         ] {
-            agrees(Cube::new(rules), 9, 150, seed, 1 << 20);
+            agrees(Cube::new(rules), 9, 150, seed, 1 << 20, None);
+        }
+    }
+
+    #[test]
+    fn alpha_beta_endgame_leaves_keep_values_exact() {
+        agrees(Connect4::new(5, 4).unwrap(), 13, 150, 14, 1 << 20, Some(7));
+        for (rules, seed) in [
+            (Rules::Sogo, 24),
+            (Rules::SogoPoison, 25),
+            (Rules::Qubic, 26),
+        ] {
+            agrees(Cube::new(rules), 9, 100, seed, 1 << 20, Some(5));
         }
     }
 
     #[test]
     fn a_tiny_table_still_gives_exact_values() {
         // constant eviction must cost time, never correctness
-        agrees(Connect4::new(5, 4).unwrap(), 12, 60, 13, 24 * 4);
+        agrees(Connect4::new(5, 4).unwrap(), 12, 60, 13, 24 * 4, None);
     }
 }
