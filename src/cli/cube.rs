@@ -555,6 +555,7 @@ mod tests {
             (vec!["a1 a2 b1 b2 c1 c2 d1"], false),
             (vec!["a11", "-g"], true),
             (vec!["", "--mem", "lots"], false),
+            (vec!["a1", "--strong"], false),
         ] {
             let e = solve(&args(&list), qubic).expect_err("bad input refused");
             assert_eq!(e.exit_code(), 2, "{list:?}");
@@ -566,7 +567,26 @@ mod tests {
     fn solves_a_short_sogo_position() {
         // White to move wins at once on a1; every other move lets Black win on b1. (Preset p1_18
         // decides its value in a second, but proving which of its 16 moves are best takes minutes.)
-        let a = args(&["a1b1a1b1a1b1", "--mem", "16M", "--json"]);
-        assert_eq!(solve(&a, false).expect("solves"), 0);
+        for engine in ["pn", "alphabeta"] {
+            let a = args(&["a1b1a1b1a1b1", "--mem", "16M", "--json", "--engine", engine]);
+            assert_eq!(solve(&a, false).expect("solves"), 0);
+        }
+    }
+
+    #[test]
+    fn best_moves_all_with_both_engines() {
+        // only a1 wins (three White stones below it); every other move lets Black win on b1
+        let g = parse_position(Rules::Sogo, "a1b1a1b1a1b1", DEFAULT_HASH_SEED).unwrap();
+        for engine in ["pn", "alphabeta"] {
+            let a = args(&["a1b1a1b1a1b1", "--best", "all", "--engine", engine]);
+            let out = if engine == "pn" {
+                solve_pn(&a, &g, 16 << 20, &AtomicU64::new(0))
+            } else {
+                solve_alphabeta(&a, &g, 16 << 20, &AtomicU64::new(0))
+            };
+            assert_eq!(out.score, 1);
+            let names: Vec<String> = out.best.iter().map(|&m| g.move_name(m)).collect();
+            assert_eq!(names, ["a1"], "{engine}");
+        }
     }
 }
