@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use zugzwang::game::symmetry::{min192, min8};
 use zugzwang::game::{Bits, Cube, Game, Rules};
+use zugzwang::search::proof::DEFAULT_GRAVITY_ENDGAME;
 use zugzwang::search::{MemoryTable, ProofSearch, ProofTable, Searcher, Table};
 
 fn xorshift(s: &mut u64) -> u64 {
@@ -170,19 +171,28 @@ fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64
     (r.ok().map(|(v, _)| v), searcher.nodes, secs)
 }
 
-/// The same with the proof-number engine (the CLI's default `--engine pn`).
-fn prove_limited(table: &mut ProofTable, g: &Cube, limit: u64) -> (Option<i32>, u64, f64) {
+/// The same with the proof-number engine as the CLI's default `--engine pn` runs it on Sogo
+/// (alpha-beta leaves from 28 empty cells, on `endgame`); nodes of both searches.
+fn prove_limited(
+    table: &mut ProofTable,
+    endgame: &MemoryTable,
+    g: &Cube,
+    limit: u64,
+) -> (Option<i32>, u64, f64) {
     table.clear();
+    endgame.clear();
     let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicBool::new(false));
     let timer = stop_after(limit, stop.clone(), done.clone());
     let t = Instant::now();
-    let mut search = ProofSearch::new(table).with_stop(&stop);
+    let mut search = ProofSearch::new(table)
+        .with_stop(&stop)
+        .with_endgame(endgame, DEFAULT_GRAVITY_ENDGAME);
     let r = search.value(g);
     let secs = t.elapsed().as_secs_f64();
     done.store(true, Ordering::Relaxed);
     let _ = timer.join();
-    (r.ok(), search.nodes, secs)
+    (r.ok(), search.nodes + search.endgame_nodes, secs)
 }
 
 /// One result column: value, nodes, seconds, or how far an unfinished search got.
@@ -224,7 +234,7 @@ fn presets() {
         let theirs = f[4..].join(" ");
         let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
         let ab = solve_limited(&table, &g, limit);
-        let pn = prove_limited(&mut proof_table, &g, limit);
+        let pn = prove_limited(&mut proof_table, &table, &g, limit);
         let mut verdict = "ok";
         for v in [ab.0, pn.0].into_iter().flatten() {
             assert_eq!(v, expected, "{name}: value differs from the file's");
@@ -287,7 +297,7 @@ fn forecast(plies: &str) {
         for _ in 0..count {
             let g = careful_random(ply, &mut seed);
             let ab = solve_limited(&table, &g, limit);
-            let pn = prove_limited(&mut proof_table, &g, limit);
+            let pn = prove_limited(&mut proof_table, &table, &g, limit);
             if let (Some(a), Some(p)) = (ab.0, pn.0) {
                 assert_eq!(a, p, "engines disagree on {}", g.to_hex());
             }

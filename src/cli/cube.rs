@@ -278,14 +278,11 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
 /// alpha-beta's parity bounds settle endgames) and off for Qubic.
 fn endgame_cells(args: &SolveArgs, g: &Cube) -> u32 {
     args.endgame.unwrap_or(if g.rules().gravity() {
-        DEFAULT_SOGO_ENDGAME
+        zugzwang::search::proof::DEFAULT_GRAVITY_ENDGAME
     } else {
         0
     })
 }
-
-/// Empty cells below which the pn engine hands Sogo positions to alpha-beta by default.
-const DEFAULT_SOGO_ENDGAME: u32 = 28;
 
 /// What `solve` and `analyze` both need: the rules, the position and the table's size.
 fn prepare(args: &SolveArgs, qubic: bool) -> Result<(Rules, Cube, u64), CliError> {

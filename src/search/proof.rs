@@ -162,6 +162,10 @@ pub struct ProofSearch<'t> {
 /// Attacking moves the forcing-win test tries per leaf unless told otherwise.
 pub const DEFAULT_VCF_BUDGET: u32 = 200;
 
+/// Empty cells from which the gravity games hand positions to alpha-beta by default (see
+/// [`ProofSearch::with_endgame`]); measured on the Sogo presets against 20, 24, 32 and 36.
+pub const DEFAULT_GRAVITY_ENDGAME: u32 = 28;
+
 /// Nodes between two looks at the stop flag and two progress reports.
 const TICK: u64 = 1 << 12;
 
