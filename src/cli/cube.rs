@@ -232,26 +232,18 @@ fn solve_alphabeta(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) 
 
 /// Proof-number search: the value, then the best moves asked for.
 fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outcome {
+    // with alpha-beta endgames, half of the memory goes to their table
     let endgame = endgame_cells(args, g);
-    let (proof_bytes, endgame_bytes) = if endgame > 0 {
-        (bytes / 2, bytes / 2)
-    } else {
-        (bytes, 0)
-    };
     let endgame_table =
-        zugzwang::search::MemoryTable::with_bytes(endgame_bytes.max(1 << 20) as usize);
+        (endgame > 0).then(|| zugzwang::search::MemoryTable::with_bytes((bytes / 2) as usize));
+    let proof_bytes = bytes - endgame_table.as_ref().map_or(0, |t| t.bytes() as u64);
     let mut table = ProofTable::new(proof_bytes as usize);
-    let table_bytes = (table.bytes()
-        + if endgame > 0 {
-            endgame_table.bytes()
-        } else {
-            0
-        }) as u64;
+    let table_bytes = (table.bytes() + endgame_table.as_ref().map_or(0, |t| t.bytes())) as u64;
     let mut search = ProofSearch::new(&mut table)
         .with_progress(counter)
         .with_vcf_budget(args.vcf_budget);
-    if endgame > 0 {
-        search = search.with_endgame(&endgame_table, endgame);
+    if let Some(t) = &endgame_table {
+        search = search.with_endgame(t, endgame);
     }
     match args.first {
         Some(FirstQuestion::Win) => search = search.with_first_question(Question::MoverWins),

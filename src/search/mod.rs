@@ -8,6 +8,8 @@ pub mod parallel;
 pub mod proof;
 pub mod reference;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod vcf;
 
 pub use negamax::{Depth, Options, Probe, Searcher, Stopped};

@@ -89,21 +89,12 @@ impl ProofTable {
     pub fn store(&mut self, tag: u64, phi: u32, delta: u32, work: u64) {
         let b = self.bucket(tag);
         let bucket = &mut self.slots[b..b + WAYS];
-        let slot = match bucket.iter().position(|s| s[0] == tag) {
-            Some(i) => i,
-            None => {
-                let mut victim = 0;
-                for i in 1..WAYS {
-                    if bucket[i][2] < bucket[victim][2] || bucket[i][0] == 0 {
-                        victim = i;
-                    }
-                    if bucket[victim][0] == 0 {
-                        break;
-                    }
-                }
-                victim
-            }
-        };
+        // the entry itself, else an empty slot, else the one with the least work
+        let slot = bucket.iter().position(|s| s[0] == tag).unwrap_or_else(|| {
+            (0..WAYS)
+                .min_by_key(|&i| (bucket[i][0] != 0, bucket[i][2]))
+                .unwrap_or(0)
+        });
         // a settled entry is worth keeping: give it the weight of a large subtree
         let work = if phi == 0 || delta == 0 {
             work.max(1 << 20)
@@ -497,29 +488,7 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
-
-    /// Careful random play (no immediate win left to the side to move) down to `empty` cells.
-    fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
-        while g.max_ply() - g.ply() > empty {
-            let moves = g.non_losing_moves();
-            if moves == 0 {
-                return None;
-            }
-            let pick = (xorshift(seed) % moves.count_ones() as u64) as usize;
-            g.play(Bits(moves).nth(pick).unwrap());
-            if g.winning_moves() != 0 {
-                return None;
-            }
-        }
-        Some(g)
-    }
+    use crate::search::testing::careful;
 
     /// df-pn's value and best moves against plain minimax on `count` random positions.
     fn agrees<G: Game>(

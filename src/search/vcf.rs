@@ -179,45 +179,18 @@ impl ForcingSearch {
     }
 }
 
-/// Whether the side to move at `g` wins by forcing moves (or at once), trying at most `budget`
-/// attacking moves: the one-off form of [`ForcingSearch::wins`].
-pub fn forcing_win<G: Game>(g: &G, budget: u32) -> bool {
-    ForcingSearch::new(budget).wins(g)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
-
-    /// Random play that never leaves the side to move an immediate win, stopped at `empty`
-    /// empty cells.
-    fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
-        while g.max_ply() - g.ply() > empty {
-            let moves = g.non_losing_moves();
-            if moves == 0 || g.winning_moves() != 0 {
-                return None;
-            }
-            let pick = (xorshift(seed) % moves.count_ones() as u64) as usize;
-            g.play(Bits(moves).nth(pick).unwrap());
-            if g.winning_moves() != 0 {
-                return None;
-            }
-        }
-        Some(g)
-    }
+    use crate::search::testing::careful;
 
     /// A forcing win is a win: every `true` is checked against plain minimax, on boards small
-    /// enough for it, and some `true`s must occur for the test to mean anything.
+    /// enough for it, and some `true`s must occur for the test to mean anything. One search
+    /// serves all positions, so its failure cache and line replay are exercised too.
     fn forcing_wins_are_wins<G: Game>(start: G, empty: u32, count: usize, seed: u64) -> usize {
+        let mut search = ForcingSearch::new(100_000);
         let mut s = seed;
         let (mut checked, mut found) = (0, 0);
         while checked < count {
@@ -225,7 +198,7 @@ mod tests {
                 continue;
             };
             checked += 1;
-            if forcing_win(&g, 100_000) {
+            if search.wins(&g) {
                 found += 1;
                 assert!(minimax(&g) > 0, "forcing win that is not a win");
             }
