@@ -167,6 +167,9 @@ pub struct Cube {
     rules: Rules,
     /// Seed of the key hash.
     seed: u64,
+    /// Whether a side passed on the way here (see [`Game::null_move`]): the side to move is
+    /// then not the one the stone counts imply, so [`Game::id`] must tell such positions apart.
+    passed: bool,
 }
 
 /// Threat cells of `own` created on the lines through `mv` (after `mv` joined `own`).
@@ -235,6 +238,7 @@ impl Cube {
             cap: 64,
             rules,
             seed: DEFAULT_HASH_SEED,
+            passed: false,
         }
     }
 
@@ -716,7 +720,33 @@ impl Game for Cube {
 
     #[inline]
     fn id(&self) -> u128 {
-        (self.stones[0] as u128) << 64 | self.stones[1] as u128
+        let (w, b) = (self.stones[0], self.stones[1]);
+        if self.passed {
+            // the two halves overlap, which no real position's do (White has a stone whenever
+            // Black has one, so with b == 0 the halves are equal, else they differ); the empty
+            // board passed gets all ones
+            if w == 0 {
+                return u128::MAX;
+            }
+            let low = if b == 0 { w } else { b };
+            ((w | b) as u128) << 64 | low as u128
+        } else {
+            (w as u128) << 64 | b as u128
+        }
+    }
+
+    fn defence_is_monotone(&self) -> bool {
+        !self.rules.gravity()
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        if self.ply + 1 >= self.cap {
+            return None;
+        }
+        let mut g = *self;
+        g.ply += 1;
+        g.passed = true;
+        Some(g)
     }
 
     #[inline]
@@ -850,6 +880,39 @@ mod tests {
         assert_eq!(kinds, [0, 48, 24, 4]);
         let distinct: std::collections::HashSet<u64> = LINES.iter().copied().collect();
         assert_eq!(distinct.len(), 76);
+    }
+
+    /// A pass hands the move to the other side on the same stones, and its id differs from
+    /// every real position's, so caches keyed by [`Game::id`] never confuse the two.
+    #[test]
+    fn a_pass_changes_the_side_to_move_and_the_id() {
+        let mut seed = 5;
+        let mut ids = std::collections::HashSet::new();
+        let mut passed_ids = Vec::new();
+        for rules in [Rules::Qubic, Rules::Sogo] {
+            for empties in [63, 62, 50, 40, 30] {
+                let Some(g) = crate::search::testing::careful(Cube::new(rules), empties, &mut seed)
+                else {
+                    continue;
+                };
+                let p = g.null_move().expect("a pass is possible");
+                assert_eq!((p.white(), p.black()), (g.white(), g.black()));
+                assert_eq!(p.ply(), g.ply() + 1);
+                assert_eq!(p.playable(), g.playable());
+                ids.insert(g.id());
+                passed_ids.push(p.id());
+            }
+        }
+        assert!(passed_ids.len() > 5);
+        assert!(passed_ids.iter().all(|id| !ids.contains(id)));
+        let empty = Cube::new(Rules::Qubic);
+        let one = Cube::parse(Rules::Qubic, "a11").unwrap();
+        assert_ne!(one.null_move().unwrap().id(), one.id());
+        assert_ne!(empty.null_move().unwrap().id(), empty.id());
+        let mut full = Cube::new(Rules::Qubic).with_cap(3);
+        full.play(1);
+        full.play(2);
+        assert!(full.null_move().is_none(), "no pass onto the last ply");
     }
 
     #[test]

@@ -86,6 +86,23 @@ pub trait Game: Clone + Send + Sync {
     fn forcing_candidates(&self) -> u64 {
         self.playable()
     }
+    /// The same stones with the other side to move, as if the side to move had passed (not a
+    /// legal move). For heuristics only, never for values: "would the opponent win by force if
+    /// I did nothing?" tells a proof search how urgent a position is. `None`: not supported.
+    #[inline]
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+    /// Whether a stone of the side to move never gives the *opponent* a forcing win he did not
+    /// have if the side to move had passed ([`Game::null_move`]). True where a stone changes no
+    /// other cell's playability (no gravity): every forcing line of the opponent after the
+    /// stone is also one after the pass (its threats do not use the stone's cell, its forced
+    /// replies are the same, and the side to move has fewer threats of its own). A proof
+    /// search then skips the forcing-win test under a defender who faces none.
+    #[inline]
+    fn defence_is_monotone(&self) -> bool {
+        false
+    }
     /// The cell index (0..64) of a one-bit move mask, used to remember a best move in 6 bits.
     #[inline]
     fn cell_index(mv: u64) -> u32 {

@@ -318,7 +318,7 @@ impl<'t> ProofSearch<'t> {
             let (phi, delta) = match self.table.probe(tag) {
                 Some(numbers) => numbers,
                 None => {
-                    let numbers = self.evaluate(g)?;
+                    let numbers = self.evaluate(g, false)?;
                     self.table.store(tag, numbers.0, numbers.1, 0);
                     numbers
                 }
@@ -337,8 +337,11 @@ impl<'t> ProofSearch<'t> {
     }
 
     /// Settles `g` if a cheap proof exists, else gives its first numbers: phi 1 and delta the
-    /// number of moves (all of them must fail for the side to move to fail).
-    fn evaluate<G: Game>(&mut self, g: &G) -> Result<(u32, u32), Halt> {
+    /// number of moves (all of them must fail for the side to move to fail). For the defender
+    /// to move, delta counts only the moves that can stop the attacker's forcing win if the
+    /// defender passed (the cells of that line): a position with such a threat has few
+    /// defences, and the other moves usually fall to the same attack at once.
+    fn evaluate<G: Game>(&mut self, g: &G, no_forcing_win: bool) -> Result<(u32, u32), Halt> {
         let attacker_to_move = g.ply() & 1 == self.attacker;
         // what the side to move gets from a game that ends without a winner
         let no_winner = if attacker_to_move { FAILS } else { SUCCEEDS };
@@ -364,7 +367,7 @@ impl<'t> ProofSearch<'t> {
         if !attacker_to_move && lo >= 0 {
             return Ok(SUCCEEDS);
         }
-        if attacker_to_move && self.forcing.wins(g) {
+        if attacker_to_move && !no_forcing_win && self.forcing.wins(g) {
             self.forcing_wins += 1;
             return Ok(SUCCEEDS);
         }
@@ -385,6 +388,15 @@ impl<'t> ProofSearch<'t> {
                 } else {
                     FAILS
                 });
+            }
+        }
+        if !attacker_to_move {
+            if let Some(passed) = g.null_move() {
+                if self.forcing.wins(&passed) {
+                    let zone = self.forcing.line_cells(&passed) & moves;
+                    return Ok((1, zone.count_ones().max(1)));
+                }
+                return Ok((1, moves.count_ones()));
             }
         }
         Ok((1, moves.count_ones()))
@@ -422,16 +434,33 @@ impl<'t> ProofSearch<'t> {
         let start = self.nodes;
         let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
         let moves = list.as_slice();
+        // The defender to move, and the attacker has no forcing win even if the defender
+        // passes (a complete search, not a budget cut): then none of the defender's moves gives
+        // him one where stones never change what is playable (see `Game::defence_is_monotone`),
+        // and the children are spared their forcing-win searches.
+        let no_forcing_win = g.ply() & 1 != self.attacker
+            && g.defence_is_monotone()
+            && g.null_move()
+                .is_some_and(|passed| !self.forcing.wins(&passed) && self.forcing.complete);
         let mut tags = [0u64; 64];
         let mut numbers = [(0u32, 0u32); 64];
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut kept = [0u64; 64];
+        let mut n_kept = 0;
+        for &mv in moves {
             let mut child = g.clone();
             child.play(mv);
             let t = self.tag(&child);
+            if tags[..n_kept].contains(&t) {
+                // a symmetric image of a child already listed: the same position, counted once
+                continue;
+            }
+            let i = n_kept;
+            n_kept += 1;
+            kept[i] = mv;
             let n = match self.table.probe(t) {
                 Some(n) => n,
                 None => {
-                    let n = self.evaluate(&child)?;
+                    let n = self.evaluate(&child, no_forcing_win)?;
                     self.table.store(t, n.0, n.1, 0);
                     n
                 }
@@ -449,12 +478,14 @@ impl<'t> ProofSearch<'t> {
             let mut phi = INFINITE;
             let mut second = INFINITE;
             let mut best = 0;
-            let mut sum: u64 = 0;
-            for i in 0..moves.len() {
+            let mut open: u64 = 0;
+            let mut maxp: u64 = 0;
+            for i in 0..n_kept {
                 if let Some(n) = self.table.probe(tags[i]) {
                     numbers[i] = n;
                 }
                 let (p, d) = numbers[i];
+                let d = biased(d, i as u64);
                 if d < phi {
                     second = phi;
                     phi = d;
@@ -462,9 +493,15 @@ impl<'t> ProofSearch<'t> {
                 } else if d < second {
                     second = d;
                 }
-                sum += p as u64;
+                if p > 0 {
+                    open += 1;
+                    maxp = maxp.max(p as u64);
+                }
             }
-            let delta = if numbers[..moves.len()].iter().any(|n| n.0 >= INFINITE) {
+            // weak proof numbers: the largest child plus one per other open child, not the
+            // sum (transpositions make sums count the same subtree many times over)
+            let sum = maxp + open.max(1) - 1;
+            let delta = if numbers[..n_kept].iter().any(|n| n.0 >= INFINITE) {
                 INFINITE
             } else {
                 sum.min(INFINITE as u64 - 1) as u32
@@ -473,14 +510,44 @@ impl<'t> ProofSearch<'t> {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
                 return Ok((phi, delta));
             }
-            let child_th_phi =
-                (th_delta as u64 - delta as u64 + numbers[best].0 as u64).min(INFINITE as u64);
-            let child_th_delta = th_phi.min(second.saturating_add(1).min(INFINITE));
+            // the parent's number reaches its threshold once this child's exceeds the others'
+            // largest by what is missing
+            let child_th_phi = (th_delta as u64 - delta as u64 + maxp).min(INFINITE as u64);
+            let child_th_delta = unbiased(
+                th_phi.min(second.saturating_add(1).min(INFINITE)),
+                best as u64,
+            );
             let mut child = g.clone();
-            child.play(moves[best]);
+            child.play(kept[best]);
             numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
         }
     }
+}
+
+/// How strongly a parent prefers its better-ordered children: the `i`-th child's number
+/// counts `1 + i / ORDER_BIAS` times (measured on Qubic and the Sogo presets against 1, 2, 8
+/// and 16, and against no bias: Sogo preset1 16.5 s -> 3.6 s with weak proof numbers).
+/// Without it every child of a quiet position starts with the same numbers and df-pn spends
+/// its effort evenly over all of them; with it the move ordering steers the search.
+const ORDER_BIAS: u64 = 4;
+
+/// A child's number as its parent ranks it (see [`ORDER_BIAS`]); settled numbers stay settled.
+#[inline]
+fn biased(d: u32, rank: u64) -> u32 {
+    if d == 0 || d >= INFINITE {
+        return d;
+    }
+    ((d as u64 * (ORDER_BIAS + rank)) / ORDER_BIAS).min(INFINITE as u64 - 1) as u32
+}
+
+/// The threshold for a child's own number that keeps its biased number below `t`: the child
+/// of rank `rank` stays below `t` biased exactly while its raw number stays below the result.
+#[inline]
+fn unbiased(t: u32, rank: u64) -> u32 {
+    if t >= INFINITE {
+        return t;
+    }
+    ((t as u64 * ORDER_BIAS + ORDER_BIAS + rank - 1) / (ORDER_BIAS + rank)).max(1) as u32
 }
 
 #[cfg(test)]

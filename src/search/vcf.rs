@@ -29,6 +29,9 @@ pub struct ForcingSearch {
     line_len: usize,
     scratch: [u64; MAX_LINE],
     failed: Vec<u128>,
+    /// Whether the last call that answered `false` searched every forcing line (the budget
+    /// was not used up): then there is no forcing win at all.
+    pub complete: bool,
 }
 
 impl ForcingSearch {
@@ -40,12 +43,14 @@ impl ForcingSearch {
             line_len: 0,
             scratch: [0; MAX_LINE],
             failed: vec![0; FAILED_SLOTS],
+            complete: false,
         }
     }
 
     /// Whether the side to move at `g` wins by forcing moves (or at once). `false` only means
     /// none was found within the budget.
     pub fn wins<G: Game>(&mut self, g: &G) -> bool {
+        self.complete = false;
         if g.ply() >= g.max_ply() {
             return false;
         }
@@ -59,7 +64,38 @@ impl ForcingSearch {
         if self.chain(g, &mut budget, 0) {
             return true;
         }
+        self.complete = budget > 0;
         false
+    }
+
+    /// The cells the last winning line found uses when played from `g` (the position it was
+    /// found in): the attacking moves, the forced replies and the final winning cells. A
+    /// defender who wants to stop that attack must play on one of them (or make a threat of
+    /// his own), which is what makes it a measure of how many defences a position has.
+    pub fn line_cells<G: Game>(&self, g: &G) -> u64 {
+        let mut pos = g.clone();
+        let mut cells = 0;
+        for &mv in &self.line[..self.line_len] {
+            if pos.ply() + 2 >= pos.max_ply() || mv & pos.playable() == 0 {
+                return cells;
+            }
+            cells |= mv;
+            pos.play(mv);
+            if pos.winning_moves() != 0 {
+                return cells;
+            }
+            let replies = pos.non_losing_moves();
+            if replies == 0 || replies & (replies - 1) != 0 {
+                return cells;
+            }
+            cells |= replies;
+            pos.play(replies);
+            if pos.winning_moves() != 0 {
+                // the attacker's winning cells after the last forced reply
+                return cells | pos.winning_moves();
+            }
+        }
+        cells
     }
 
     /// Plays the remembered line's attacking moves that are still legal, each followed by the
@@ -184,7 +220,7 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::careful;
+    use crate::search::testing::{careful, xorshift};
 
     /// A forcing win is a win: every `true` is checked against plain minimax, on boards small
     /// enough for it, and some `true`s must occur for the test to mean anything. One search
@@ -218,5 +254,44 @@ mod tests {
             let found = forcing_wins_are_wins(Cube::new(rules), 10, 150, seed);
             assert!(found > 10, "{rules:?}: only {found} forcing wins in 150");
         }
+    }
+
+    /// The claim behind `Game::defence_is_monotone` (Qubic): when the attacker has no forcing
+    /// win even if the defender passes (a complete search), no defender move gives him one.
+    /// Checked with complete searches over random positions; some must have a forcing win
+    /// after the pass, and some none, for the test to mean anything.
+    #[test]
+    fn a_defender_stone_never_creates_a_forcing_win_in_qubic() {
+        let mut search = ForcingSearch::new(1_000_000);
+        let mut seed = 21;
+        let (mut none_after_pass, mut some_after_pass) = (0, 0);
+        while none_after_pass < 150 {
+            let empty = 64 - 8 - (xorshift(&mut seed) % 32) as u32;
+            let Some(g) = careful(Cube::new(Rules::Qubic), empty, &mut seed) else {
+                continue;
+            };
+            assert!(g.defence_is_monotone());
+            let passed = g.null_move().expect("Qubic can pass");
+            if search.wins(&passed) {
+                some_after_pass += 1;
+                continue;
+            }
+            assert!(search.complete, "budget too small for a complete search");
+            none_after_pass += 1;
+            for mv in Bits(g.non_losing_moves()) {
+                let mut child = g;
+                child.play(mv);
+                assert!(
+                    !search.wins(&child),
+                    "{}: {} creates a forcing win",
+                    g.to_hex(),
+                    g.move_name(mv)
+                );
+            }
+        }
+        assert!(
+            some_after_pass > 10,
+            "only {some_after_pass} positions with a threat"
+        );
     }
 }
