@@ -22,7 +22,7 @@
 
 use super::negamax::{Searcher, Stopped};
 use super::order::MoveList;
-use super::table::MemoryTable;
+use super::table::{huge_zeroed, MemoryTable};
 use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -45,7 +45,9 @@ const WAYS: usize = 4;
 /// (real tags have the top bit set). The memory comes zeroed from the allocator, so a large
 /// table costs nothing until touched.
 pub struct ProofTable {
-    slots: Vec<[u64; 3]>,
+    /// Zeroed huge-page memory holding `len` slots of `[tag, phi | delta << 32, work]`.
+    map: memmap2::MmapMut,
+    len: usize,
     bucket_bits: u32,
 }
 
@@ -54,15 +56,32 @@ impl ProofTable {
     pub fn new(bytes: usize) -> Self {
         let buckets = (bytes / (24 * WAYS)).max(1);
         let bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
+        let len = WAYS << bucket_bits;
         ProofTable {
-            slots: vec![[0u64; 3]; WAYS << bucket_bits],
+            map: huge_zeroed(len * 24),
+            len,
             bucket_bits,
         }
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 24
+        self.len * 24
+    }
+
+    #[inline]
+    fn slots(&self) -> &[[u64; 3]] {
+        // SAFETY: the mapping is page-aligned (so aligned for u64), `len * 24` bytes long,
+        // zeroed by the kernel (a valid bit pattern for integers) and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<[u64; 3]>(), self.len) }
+    }
+
+    #[inline]
+    fn slots_mut(&mut self) -> &mut [[u64; 3]] {
+        // SAFETY: as in `slots`, and `&mut self` makes this the only access.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<[u64; 3]>(), self.len)
+        }
     }
 
     #[inline]
@@ -78,7 +97,7 @@ impl ProofTable {
     #[inline]
     pub fn probe(&self, tag: u64) -> Option<(u32, u32)> {
         let b = self.bucket(tag);
-        self.slots[b..b + WAYS]
+        self.slots()[b..b + WAYS]
             .iter()
             .find(|s| s[0] == tag)
             .map(|s| (s[1] as u32, (s[1] >> 32) as u32))
@@ -88,7 +107,7 @@ impl ProofTable {
     #[inline]
     pub fn store(&mut self, tag: u64, phi: u32, delta: u32, work: u64) {
         let b = self.bucket(tag);
-        let bucket = &mut self.slots[b..b + WAYS];
+        let bucket = &mut self.slots_mut()[b..b + WAYS];
         // the entry itself, else an empty slot, else the one with the least work
         let slot = bucket.iter().position(|s| s[0] == tag).unwrap_or_else(|| {
             (0..WAYS)
@@ -106,7 +125,7 @@ impl ProofTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = [0; 3]);
+        self.slots_mut().fill([0; 3]);
     }
 }
 

@@ -49,6 +49,17 @@ pub trait Table: Sync {
     fn prefetch(&self, _key: u64) {}
 }
 
+/// A zeroed anonymous mapping of `bytes` bytes for a table read at random: its pages arrive
+/// lazily (the kernel zeroes them, so no clearing pass) and, on Linux, as transparent huge pages
+/// when the system allows them on request (`madvise` mode), which spares a TLB miss on almost
+/// every probe of a table of gigabytes.
+pub(crate) fn huge_zeroed(bytes: usize) -> memmap2::MmapMut {
+    let map = memmap2::MmapMut::map_anon(bytes.max(1)).expect("cannot map memory for the table");
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage); // a hint; failure only costs speed
+    map
+}
+
 /// Fixed-size, lock-free in-memory table: buckets of two slots, one kept by work (the most
 /// expensive entry survives) and one always replaced (Fhourstones' two-slot bucket).
 ///
@@ -107,9 +118,7 @@ impl MemoryTable {
         let buckets = (bytes / 32).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let len = buckets * 4;
-        let map = memmap2::MmapMut::map_anon(len * 8).expect("cannot map memory for the table");
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage); // a hint; failure only costs speed
+        let map = huge_zeroed(len * 8);
         MemoryTable {
             map,
             len,
