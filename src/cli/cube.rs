@@ -79,6 +79,10 @@ pub struct SolveArgs {
     /// --mem goes to its table). Default: 28 for Sogo, 0 (off) for Qubic.
     #[arg(long)]
     endgame: Option<u32>,
+    /// pn engine: how strongly to prefer better-ordered moves (the i-th move's proof number
+    /// counts 1 + i/K times). Default: 4 for Sogo, 12 for Qubic.
+    #[arg(long)]
+    order_bias: Option<u64>,
     /// pn engine: settle one question completely first (`win`: does the side to move win?,
     /// `loss`: does it lose?) instead of alternating between both; the value is the same.
     #[arg(long, value_enum)]
@@ -241,7 +245,8 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
     let table_bytes = (table.bytes() + endgame_table.as_ref().map_or(0, |t| t.bytes())) as u64;
     let mut search = ProofSearch::new(&mut table)
         .with_progress(counter)
-        .with_vcf_budget(args.vcf_budget);
+        .with_vcf_budget(args.vcf_budget)
+        .with_order_bias(order_bias(args, g));
     if let Some(t) = &endgame_table {
         search = search.with_endgame(t, endgame);
     }
@@ -273,6 +278,15 @@ fn endgame_cells(args: &SolveArgs, g: &Cube) -> u32 {
         zugzwang::search::proof::DEFAULT_GRAVITY_ENDGAME
     } else {
         0
+    })
+}
+
+/// `--order-bias`, or the measured default of the rules.
+fn order_bias(args: &SolveArgs, g: &Cube) -> u64 {
+    args.order_bias.unwrap_or(if g.rules().gravity() {
+        zugzwang::search::proof::DEFAULT_ORDER_BIAS
+    } else {
+        zugzwang::search::proof::QUBIC_ORDER_BIAS
     })
 }
 
@@ -409,7 +423,8 @@ pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
                 let mut table = ProofTable::new(bytes as usize);
                 let mut search = ProofSearch::new(&mut table)
                     .with_progress(&counter)
-                    .with_vcf_budget(args.vcf_budget);
+                    .with_vcf_budget(args.vcf_budget)
+                    .with_order_bias(order_bias(args, &g));
                 let mut s = Vec::new();
                 for mv in Bits(g.playable()) {
                     let mut child = g;
