@@ -569,8 +569,10 @@ pub const DEFAULT_ORDER_BIAS: u64 = 4;
 
 /// The order bias for games without gravity, where the ordering is less sure of itself: three
 /// Qubic openings after 2 plies (a11 b11, a11 d11, a11 b21), nodes to prove White's win for
-/// k = 2, 4, 6, 8, 12, 16, 32, 64: 14.2 M, 4.21 M, 3.84 M, 3.22 M, 2.27 M, 2.24 M, 6.88 M, 10.8 M.
-pub const QUBIC_ORDER_BIAS: u64 = 12;
+/// k = 2, 4, 6, 8, 12, 16, 32, 64 (forcing-win budget 200): 14.2 M, 4.21 M, 3.84 M, 3.22 M,
+/// 2.27 M, 2.24 M, 6.88 M, 10.8 M; for k = 8, 12, 16, 24 (budget 2000): 2.01 M, 1.87 M, 1.62 M,
+/// 2.84 M.
+pub const QUBIC_ORDER_BIAS: u64 = 16;
 
 /// A child's number as its parent ranks it (see [`DEFAULT_ORDER_BIAS`]); settled numbers stay
 /// settled.
