@@ -119,6 +119,17 @@ pub fn machine_description() -> String {
     format!("{model}, {cores} cores")
 }
 
+/// A commit as the table shows it: 8 hex digits, keeping the `-dirty` mark of a build from a
+/// tree with uncommitted changes (such a record is not exactly that commit's code).
+fn short_commit(commit: &str) -> String {
+    let hash: String = commit.chars().take(8).collect();
+    if commit.ends_with("-dirty") {
+        format!("{hash}-dirty")
+    } else {
+        hash
+    }
+}
+
 /// The git commit this binary was built from (embedded by the build script), or `unknown`.
 pub fn git_commit() -> String {
     option_env!("ZZ_GIT_COMMIT")
@@ -192,7 +203,7 @@ pub fn markdown_table(records: &[Record]) -> String {
             r.cpu_seconds,
             r.threads,
             r.table_bytes >> 20,
-            r.commit.chars().take(8).collect::<String>(),
+            short_commit(&r.commit),
         ));
     }
     out
@@ -233,6 +244,11 @@ mod tests {
         assert_eq!(back, vec![rec]);
         let table = markdown_table(&back);
         assert!(table.contains("| connect4 | 7x6 | start | strong | win | +1 | 4 | 42 | 1.5 | 1.4 | 1 | 1024 MiB | 01234567 |"));
+        let dirty = Record {
+            commit: "0123456789abcdef-dirty".into(),
+            ..sample()
+        };
+        assert!(markdown_table(&[dirty]).contains("| 01234567-dirty |"));
     }
 
     #[test]
