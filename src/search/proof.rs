@@ -424,13 +424,10 @@ impl<'t> ProofSearch<'t> {
                 });
             }
         }
-        if !attacker_to_move {
-            if let Some(passed) = g.null_move() {
-                if self.forcing.wins(&passed) {
-                    let zone = self.forcing.line_cells(&passed) & moves;
-                    return Ok((1, zone.count_ones().max(1)));
-                }
-                return Ok((1, moves.count_ones()));
+        if let Some(passed) = g.null_move().filter(|_| !attacker_to_move) {
+            if self.forcing.wins(&passed) {
+                let zone = self.forcing.line_cells(&passed) & moves;
+                return Ok((1, zone.count_ones().max(1)));
             }
         }
         Ok((1, moves.count_ones()))
