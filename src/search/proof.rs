@@ -42,7 +42,8 @@ const WAYS: usize = 4;
 /// on it, so that a full bucket gives up its cheapest entry.
 ///
 /// Entries are three `u64` words (tag, phi | delta << 32, work); a zero tag is an empty slot
-/// (real tags have the top bit set). The memory comes zeroed from the allocator, so a large
+/// (real tags have the top bit set). The memory is an anonymous mapping the kernel zeroes
+/// page by page on first touch (on huge pages where allowed, see `huge_zeroed`), so a large
 /// table costs nothing until touched.
 pub struct ProofTable {
     /// Zeroed huge-page memory holding `len` slots of `[tag, phi | delta << 32, work]`.
@@ -559,9 +560,9 @@ impl<'t> ProofSearch<'t> {
 /// How strongly a parent prefers its better-ordered children by default: the `i`-th child's
 /// number counts `1 + i / k` times. Without it every child of a quiet position starts with the
 /// same numbers and df-pn spends its effort evenly over all of them; with it the move ordering
-/// steers the search. Measured on the Sogo presets (k = 4 against 16: p2_18 39.6 s against
-/// 52.3 s; no bias at all: preset1 16.5 s against 3.5 s); Qubic prefers a lighter bias (see
-/// [`QUBIC_ORDER_BIAS`]).
+/// steers the search. Measured on the Sogo presets: k = 4 against 16, p2_18 39.6 s against
+/// 52.3 s; weak numbers without threat zones: preset3 19.6 s unbiased, 8.4 s with k = 4. Qubic prefers
+/// a lighter bias (see [`QUBIC_ORDER_BIAS`]).
 pub const DEFAULT_ORDER_BIAS: u64 = 4;
 
 /// The order bias for games without gravity, where the ordering is less sure of itself: three
