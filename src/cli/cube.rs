@@ -87,6 +87,10 @@ pub struct SolveArgs {
     /// `loss`: does it lose?) instead of alternating between both; the value is the same.
     #[arg(long, value_enum)]
     first: Option<FirstQuestion>,
+    /// pn engine: search threads sharing the table (0 = one per core). The value never
+    /// depends on it; node counts vary from run to run with more than one.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 /// `--first`: the question the pn engine settles first.
@@ -241,12 +245,13 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
     let endgame_table =
         (endgame > 0).then(|| zugzwang::search::MemoryTable::with_bytes((bytes / 2) as usize));
     let proof_bytes = bytes - endgame_table.as_ref().map_or(0, |t| t.bytes() as u64);
-    let mut table = ProofTable::new(proof_bytes as usize);
+    let table = ProofTable::new(proof_bytes as usize);
     let table_bytes = (table.bytes() + endgame_table.as_ref().map_or(0, |t| t.bytes())) as u64;
-    let mut search = ProofSearch::new(&mut table)
+    let mut search = ProofSearch::new(&table)
         .with_progress(counter)
         .with_vcf_budget(args.vcf_budget)
-        .with_order_bias(order_bias(args, g));
+        .with_order_bias(order_bias(args, g))
+        .with_threads(pn_threads(args));
     if let Some(t) = &endgame_table {
         search = search.with_endgame(t, endgame);
     }
@@ -279,6 +284,14 @@ fn endgame_cells(args: &SolveArgs, g: &Cube) -> u32 {
     } else {
         0
     })
+}
+
+/// `--threads` of the pn engine: as given, or one per core.
+fn pn_threads(args: &SolveArgs) -> usize {
+    match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
 }
 
 /// `--order-bias`, or the measured default of the rules.
@@ -389,7 +402,11 @@ pub fn solve(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
             nodes,
             wall_seconds: elapsed.as_secs_f64(),
             cpu_seconds: cpu,
-            threads: 1,
+            threads: if args.engine == Engine::Pn {
+                pn_threads(args)
+            } else {
+                1
+            },
             table_bytes,
             ..Record::default()
         };
@@ -420,11 +437,12 @@ pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
                 (s, searcher.nodes)
             }
             Engine::Pn => {
-                let mut table = ProofTable::new(bytes as usize);
-                let mut search = ProofSearch::new(&mut table)
+                let table = ProofTable::new(bytes as usize);
+                let mut search = ProofSearch::new(&table)
                     .with_progress(&counter)
                     .with_vcf_budget(args.vcf_budget)
-                    .with_order_bias(order_bias(args, &g));
+                    .with_order_bias(order_bias(args, &g))
+                    .with_threads(pn_threads(args));
                 let mut s = Vec::new();
                 for mv in Bits(g.playable()) {
                     let mut child = g;

@@ -25,28 +25,39 @@ use super::order::MoveList;
 use super::table::{huge_zeroed, MemoryTable};
 use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
-/// The proof or disproof number of what cannot be done.
-pub const INFINITE: u32 = 1 << 30;
+/// The proof or disproof number of what cannot be done. Numbers (and thresholds) stay at or
+/// below it, so that a table entry holds both in 29 bits each.
+pub const INFINITE: u32 = 1 << 28;
 
 /// "The side to move reaches its goal": phi 0, delta infinite.
 const SUCCEEDS: (u32, u32) = (0, INFINITE);
 /// "The side to move fails": phi infinite, delta 0.
 const FAILS: (u32, u32) = (INFINITE, 0);
 
-/// Entries per bucket: one 96-byte group of slots, probed together.
+/// Entries per bucket: four 16-byte slots, one 64-byte cache line.
 const WAYS: usize = 4;
+
+/// Data word layout: phi in bits 0..29, delta in 29..58, log2 of the work in 58..64.
+const NUMBER_BITS: u32 = 29;
+const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
+const WORK_SHIFT: u32 = 2 * NUMBER_BITS;
 
 /// The transposition table of the proof search: (phi, delta) per tagged key, with the work spent
 /// on it, so that a full bucket gives up its cheapest entry.
 ///
-/// Entries are three `u64` words (tag, phi | delta << 32, work); a zero tag is an empty slot
-/// (real tags have the top bit set). The memory is an anonymous mapping the kernel zeroes
-/// page by page on first touch (on huge pages where allowed, see `huge_zeroed`), so a large
-/// table costs nothing until touched.
+/// A slot is two words, `tag ^ data` and `data` (phi, delta and the log2 of the work packed, see
+/// [`NUMBER_BITS`]); a reader accepts a slot only when the two agree with its tag, so a write
+/// torn by another thread reads as a miss, never as another position's numbers (Hyatt's
+/// lock-less hashing, as in [`MemoryTable`]). An all-zero slot is empty: real data is never
+/// zero (phi and delta are never both 0) and real tags have the top bit set. Four slots make a
+/// bucket of one cache line, so a probe costs one memory access, and the search prefetches the
+/// buckets of all children of a position before it reads any (their latencies overlap). The
+/// memory is an anonymous mapping the kernel zeroes page by page on first touch (on huge pages
+/// where allowed, see `huge_zeroed`), so a large table costs nothing until touched.
 pub struct ProofTable {
-    /// Zeroed huge-page memory holding `len` slots of `[tag, phi | delta << 32, work]`.
+    /// Zeroed huge-page memory holding `len` slots of two words.
     map: memmap2::MmapMut,
     len: usize,
     bucket_bits: u32,
@@ -55,11 +66,11 @@ pub struct ProofTable {
 impl ProofTable {
     /// A table of at most `bytes` bytes (rounded down to a power of two of buckets).
     pub fn new(bytes: usize) -> Self {
-        let buckets = (bytes / (24 * WAYS)).max(1);
+        let buckets = (bytes / (16 * WAYS)).max(1);
         let bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
         let len = WAYS << bucket_bits;
         ProofTable {
-            map: huge_zeroed(len * 24),
+            map: huge_zeroed(len * 16),
             len,
             bucket_bits,
         }
@@ -67,24 +78,18 @@ impl ProofTable {
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.len * 24
+        self.len * 16
     }
 
     #[inline]
-    fn slots(&self) -> &[[u64; 3]] {
-        // SAFETY: the mapping is page-aligned (so aligned for u64), `len * 24` bytes long,
-        // zeroed by the kernel (a valid bit pattern for integers) and lives as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<[u64; 3]>(), self.len) }
+    fn slots(&self) -> &[[AtomicU64; 2]] {
+        // SAFETY: the mapping is page-aligned (so aligned for u64), `len * 16` bytes long,
+        // zeroed by the kernel (a valid bit pattern for atomics) and lives as long as `self`;
+        // all access after creation goes through these atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<[AtomicU64; 2]>(), self.len) }
     }
 
-    #[inline]
-    fn slots_mut(&mut self) -> &mut [[u64; 3]] {
-        // SAFETY: as in `slots`, and `&mut self` makes this the only access.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<[u64; 3]>(), self.len)
-        }
-    }
-
+    /// The first slot of `tag`'s bucket.
     #[inline]
     fn bucket(&self, tag: u64) -> usize {
         if self.bucket_bits == 0 {
@@ -94,39 +99,70 @@ impl ProofTable {
         ((h >> (64 - self.bucket_bits)) as usize) * WAYS
     }
 
+    /// Asks the processor to start loading `tag`'s bucket (a hint: several loads in flight
+    /// overlap, one probe after another does not).
+    #[inline]
+    pub fn prefetch(&self, tag: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots()[self.bucket(tag)].as_ptr();
+            // SAFETY: prefetching is a hint and never faults; the pointer is inside the mapping.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = tag;
+    }
+
     /// The numbers stored for `tag`, if any.
     #[inline]
     pub fn probe(&self, tag: u64) -> Option<(u32, u32)> {
         let b = self.bucket(tag);
-        self.slots()[b..b + WAYS]
-            .iter()
-            .find(|s| s[0] == tag)
-            .map(|s| (s[1] as u32, (s[1] >> 32) as u32))
+        self.slots()[b..b + WAYS].iter().find_map(|s| {
+            let data = s[1].load(Ordering::Relaxed);
+            (s[0].load(Ordering::Relaxed) ^ data == tag).then_some((
+                (data & NUMBER_MASK) as u32,
+                ((data >> NUMBER_BITS) & NUMBER_MASK) as u32,
+            ))
+        })
     }
 
-    /// Stores the numbers of `tag`; `work` (nodes spent) decides what a full bucket drops.
+    /// Stores the numbers of `tag` (each at most [`INFINITE`]); `work` (nodes spent) decides
+    /// what a full bucket drops.
     #[inline]
-    pub fn store(&mut self, tag: u64, phi: u32, delta: u32, work: u64) {
-        let b = self.bucket(tag);
-        let bucket = &mut self.slots_mut()[b..b + WAYS];
-        // the entry itself, else an empty slot, else the one with the least work
-        let slot = bucket.iter().position(|s| s[0] == tag).unwrap_or_else(|| {
-            (0..WAYS)
-                .min_by_key(|&i| (bucket[i][0] != 0, bucket[i][2]))
-                .unwrap_or(0)
-        });
+    pub fn store(&self, tag: u64, phi: u32, delta: u32, work: u64) {
+        debug_assert!(phi <= INFINITE && delta <= INFINITE);
         // a settled entry is worth keeping: give it the weight of a large subtree
         let work = if phi == 0 || delta == 0 {
             work.max(1 << 20)
         } else {
             work
         };
-        bucket[slot] = [tag, phi as u64 | (delta as u64) << 32, work];
+        let log_work = (u64::BITS - work.leading_zeros()).min(63) as u64;
+        let data = phi as u64 | (delta as u64) << NUMBER_BITS | log_work << WORK_SHIFT;
+        let b = self.bucket(tag);
+        let bucket = &self.slots()[b..b + WAYS];
+        let words = |i: usize| {
+            let d = bucket[i][1].load(Ordering::Relaxed);
+            (bucket[i][0].load(Ordering::Relaxed) ^ d, d)
+        };
+        // the entry itself, else an empty slot, else the one with the least work
+        let slot = (0..WAYS).find(|&i| words(i).0 == tag).unwrap_or_else(|| {
+            (0..WAYS)
+                .min_by_key(|&i| {
+                    let d = words(i).1;
+                    (d != 0, d >> WORK_SHIFT)
+                })
+                .unwrap_or(0)
+        });
+        bucket[slot][0].store(tag ^ data, Ordering::Relaxed);
+        bucket[slot][1].store(data, Ordering::Relaxed);
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots_mut().fill([0; 3]);
+        self.map.fill(0);
     }
 }
 
@@ -146,11 +182,38 @@ enum Halt {
     Stopped,
     /// The node limit of one round of [`ProofSearch::value`].
     Limit,
+    /// Another thread of a parallel search ended it (settled the question, or stopped).
+    Abandoned,
+}
+
+/// Slots of the marks of the positions on the threads' current paths (see [`Shared`]).
+const BUSY_SLOTS: usize = 1 << 16;
+
+/// What the threads of one parallel search share besides the table: how many threads have each
+/// position on their current path (by a hash slot of its tag; a collision only makes a thread
+/// avoid a position nobody is in), and the flag that ends the search for all of them.
+struct Shared {
+    busy: Vec<AtomicU16>,
+    abandon: AtomicBool,
+}
+
+impl Shared {
+    fn new() -> Self {
+        Shared {
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU16::new(0)).collect(),
+            abandon: AtomicBool::new(false),
+        }
+    }
+}
+
+#[inline]
+fn busy_slot(tag: u64) -> usize {
+    (tag.wrapping_mul(0xd6e8_feb8_6659_fd93) >> (64 - BUSY_SLOTS.trailing_zeros())) as usize
 }
 
 /// One df-pn search over a [`ProofTable`].
 pub struct ProofSearch<'t> {
-    table: &'t mut ProofTable,
+    table: &'t ProofTable,
     /// Positions expanded (a position is counted each time it is expanded).
     pub nodes: u64,
     /// The leaf test of the attacker's positions.
@@ -170,6 +233,10 @@ pub struct ProofSearch<'t> {
     order_bias: u64,
     stop: Option<&'t AtomicBool>,
     progress: Option<&'t AtomicU64>,
+    /// Threads per question (see [`ProofSearch::with_threads`]).
+    threads: usize,
+    /// Set in the workers of a parallel search only.
+    shared: Option<&'t Shared>,
 }
 
 /// Attacking moves the forcing-win test tries per leaf unless told otherwise. Measured with
@@ -188,7 +255,7 @@ const TICK: u64 = 1 << 12;
 
 impl<'t> ProofSearch<'t> {
     /// A search using `table` (entries of earlier questions stay valid: they are tagged).
-    pub fn new(table: &'t mut ProofTable) -> Self {
+    pub fn new(table: &'t ProofTable) -> Self {
         ProofSearch {
             table,
             nodes: 0,
@@ -202,7 +269,19 @@ impl<'t> ProofSearch<'t> {
             order_bias: DEFAULT_ORDER_BIAS,
             stop: None,
             progress: None,
+            threads: 1,
+            shared: None,
         }
+    }
+
+    /// Searches each question with `threads` threads sharing the table (1: no helpers). The
+    /// threads follow the same best path down to the first defender position whose most
+    /// promising move another thread is already in, and there take the next one: every
+    /// defence must be refuted for a proof, so that work is rarely wasted, while at the
+    /// attacker's positions only the best move pays. Changes the speed, never the answer.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Lets the forcing-win test try `budget` attacking moves per leaf (more finds more wins
@@ -287,7 +366,7 @@ impl<'t> ProofSearch<'t> {
                     Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
                     Ok(false) => *still_open = false,
                     Err(Halt::Limit) => {}
-                    Err(Halt::Stopped) => return Err(Stopped),
+                    Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
                 }
             }
             if !open[0] && !open[1] {
@@ -347,6 +426,15 @@ impl<'t> ProofSearch<'t> {
 
     fn attacker_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Halt> {
         self.attacker = attacker & 1;
+        if self.threads > 1 && self.shared.is_none() {
+            self.attacker_wins_in_parallel(g)
+        } else {
+            self.attacker_wins_here(g)
+        }
+    }
+
+    /// The question of [`ProofSearch::attacker_wins`] in this thread, until it is settled.
+    fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let attacker_to_move = g.ply() & 1 == self.attacker;
         let tag = self.tag(g);
         loop {
@@ -364,6 +452,93 @@ impl<'t> ProofSearch<'t> {
             }
             self.mid(g, tag, INFINITE, INFINITE)?;
         }
+    }
+
+    /// A worker of a parallel search: this search's settings, its own forcing-win search and
+    /// counters, `share` of the node budget.
+    fn worker<'s>(&self, shared: &'s Shared, forcing: ForcingSearch, share: u64) -> ProofSearch<'s>
+    where
+        't: 's,
+    {
+        ProofSearch {
+            table: self.table,
+            nodes: 0,
+            forcing,
+            forcing_wins: 0,
+            endgame: self.endgame,
+            endgame_nodes: 0,
+            first_question: None,
+            attacker: self.attacker,
+            node_limit: share,
+            order_bias: self.order_bias,
+            stop: self.stop,
+            progress: self.progress,
+            threads: 1,
+            shared: Some(shared),
+        }
+    }
+
+    /// [`ProofSearch::attacker_wins`] with `threads` workers (this thread is one of them); the
+    /// first to settle the question, stop or reach its share of the node limit ends all.
+    fn attacker_wins_in_parallel<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
+        let shared = Shared::new();
+        let threads = self.threads;
+        let share = match self.node_limit {
+            u64::MAX => u64::MAX,
+            limit => limit.saturating_sub(self.nodes) / threads as u64 + 1,
+        };
+        let budget = self.forcing.budget;
+        let own_forcing = std::mem::replace(&mut self.forcing, ForcingSearch::new(0));
+        let (results, own) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let mut w = self.worker(&shared, ForcingSearch::new(budget), share);
+                    scope.spawn(move || {
+                        let r = w.attacker_wins_then_end_all(g);
+                        (r, w.nodes, w.forcing_wins, w.endgame_nodes)
+                    })
+                })
+                .collect();
+            let mut w = self.worker(&shared, own_forcing, share);
+            let r = w.attacker_wins_then_end_all(g);
+            let mut results = vec![(r, w.nodes, w.forcing_wins, w.endgame_nodes)];
+            results.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("search thread panicked")),
+            );
+            (results, w.forcing)
+        });
+        self.forcing = own;
+        let mut answer = Err(Halt::Abandoned);
+        for (r, nodes, forcing_wins, endgame_nodes) in results {
+            self.nodes += nodes;
+            self.forcing_wins += forcing_wins;
+            self.endgame_nodes += endgame_nodes;
+            answer = match (answer, r) {
+                (Ok(a), Ok(b)) => {
+                    debug_assert_eq!(a, b, "two threads disagree");
+                    Ok(a)
+                }
+                (Ok(a), _) | (_, Ok(a)) => Ok(a),
+                (Err(Halt::Stopped), _) | (_, Err(Halt::Stopped)) => Err(Halt::Stopped),
+                (Err(Halt::Limit), _) | (_, Err(Halt::Limit)) => Err(Halt::Limit),
+                _ => Err(Halt::Abandoned),
+            };
+        }
+        answer
+    }
+
+    /// A worker's search, which ends the other workers' when it ends.
+    fn attacker_wins_then_end_all<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
+        let r = self.attacker_wins_here(g);
+        self.shared_or_self().abandon.store(true, Ordering::Relaxed);
+        r
+    }
+
+    /// The shared state of a worker.
+    fn shared_or_self(&self) -> &Shared {
+        self.shared.expect("a worker of a parallel search")
     }
 
     #[inline]
@@ -434,6 +609,42 @@ impl<'t> ProofSearch<'t> {
         Ok((1, moves.count_ones()))
     }
 
+    /// In a parallel search, when another thread is inside the best child `best`: the best
+    /// child no thread is in and the second-best number among the others, if that child's
+    /// number is below `th_phi` (else this thread could not make progress there and joins the
+    /// other in `best`).
+    fn idle_choice(
+        &self,
+        tags: &[u64],
+        numbers: &[(u32, u32)],
+        best: usize,
+        th_phi: u32,
+    ) -> Option<(usize, u32)> {
+        let busy = &self.shared_or_self().busy;
+        if busy[busy_slot(tags[best])].load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut choice = None;
+        let mut first = INFINITE;
+        let mut second = INFINITE;
+        for (i, &t) in tags.iter().enumerate() {
+            if busy[busy_slot(t)].load(Ordering::Relaxed) != 0 {
+                continue;
+            }
+            let d = biased(numbers[i].1, i as u64, self.order_bias);
+            if d < first {
+                second = first;
+                first = d;
+                choice = Some(i);
+            } else if d < second {
+                second = d;
+            }
+        }
+        choice
+            .filter(|_| first < th_phi && first > 0)
+            .map(|i| (i, second))
+    }
+
     #[inline]
     fn tick(&mut self) -> Result<(), Halt> {
         self.nodes += 1;
@@ -450,12 +661,36 @@ impl<'t> ProofSearch<'t> {
         if self.nodes >= self.node_limit {
             return Err(Halt::Limit);
         }
+        if let Some(shared) = self.shared {
+            if shared.abandon.load(Ordering::Relaxed) {
+                return Err(Halt::Abandoned);
+            }
+        }
         Ok(())
     }
 
     /// Expands `g` (unsettled, numbers below the thresholds) until its phi reaches `th_phi` or
-    /// its delta reaches `th_delta`; stores and returns its numbers.
+    /// its delta reaches `th_delta`; stores and returns its numbers. In a parallel search the
+    /// position is marked as on this thread's path meanwhile.
     fn mid<G: Game>(
+        &mut self,
+        g: &G,
+        tag: u64,
+        th_phi: u32,
+        th_delta: u32,
+    ) -> Result<(u32, u32), Halt> {
+        let Some(shared) = self.shared else {
+            return self.expand(g, tag, th_phi, th_delta);
+        };
+        let mark = &shared.busy[busy_slot(tag)];
+        mark.fetch_add(1, Ordering::Relaxed);
+        let r = self.expand(g, tag, th_phi, th_delta);
+        mark.fetch_sub(1, Ordering::Relaxed);
+        r
+    }
+
+    /// The body of [`ProofSearch::mid`].
+    fn expand<G: Game>(
         &mut self,
         g: &G,
         tag: u64,
@@ -486,14 +721,19 @@ impl<'t> ProofSearch<'t> {
                 // a symmetric image of a child already listed: the same position, counted once
                 continue;
             }
-            let i = n_kept;
+            self.table.prefetch(t);
+            tags[n_kept] = t;
+            kept[n_kept] = mv;
             n_kept += 1;
-            kept[i] = mv;
-            let n = match self.table.probe(t) {
+        }
+        for i in 0..n_kept {
+            let n = match self.table.probe(tags[i]) {
                 Some(n) => n,
                 None => {
+                    let mut child = g.clone();
+                    child.play(kept[i]);
                     let n = self.evaluate(&child, no_forcing_win)?;
-                    self.table.store(t, n.0, n.1, 0);
+                    self.table.store(tags[i], n.0, n.1, 0);
                     n
                 }
             };
@@ -503,15 +743,19 @@ impl<'t> ProofSearch<'t> {
                     .store(tag, SUCCEEDS.0, SUCCEEDS.1, self.nodes - start + 1);
                 return Ok(SUCCEEDS);
             }
-            tags[i] = t;
             numbers[i] = n;
         }
+        // in a parallel search, the defender's moves are shared out among the threads
+        let avoid_busy = self.shared.is_some() && g.ply() & 1 != self.attacker && n_kept > 1;
         loop {
             let mut phi = INFINITE;
             let mut second = INFINITE;
             let mut best = 0;
             let mut open: u64 = 0;
             let mut maxp: u64 = 0;
+            for &t in &tags[..n_kept] {
+                self.table.prefetch(t);
+            }
             for i in 0..n_kept {
                 if let Some(n) = self.table.probe(tags[i]) {
                     numbers[i] = n;
@@ -541,6 +785,14 @@ impl<'t> ProofSearch<'t> {
             if phi >= th_phi || delta >= th_delta {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
                 return Ok((phi, delta));
+            }
+            if avoid_busy {
+                if let Some((b, s)) =
+                    self.idle_choice(&tags[..n_kept], &numbers[..n_kept], best, th_phi)
+                {
+                    best = b;
+                    second = s;
+                }
             }
             // the parent's number reaches its threshold once this child's exceeds the others'
             // largest by what is missing
@@ -612,16 +864,20 @@ mod tests {
         let mut s = seed;
         let mut seen = [0usize; 3];
         let mut checked = 0;
-        let mut table = ProofTable::new(table_bytes);
+        let table = ProofTable::new(table_bytes);
         while checked < count {
             let Some(g) = careful(start.clone(), empty, &mut s) else {
                 continue;
             };
             checked += 1;
             let exact = minimax(&g).signum();
-            // every position gets another order bias (1..=17): it must never change a value
+            // every position gets another order bias (1..=17), and every other one a second
+            // thread: neither may ever change a value
             let bias = 1 + (checked as u64 * 5) % 17;
-            let mut search = ProofSearch::new(&mut table).with_order_bias(bias);
+            let threads = 1 + checked % 2;
+            let mut search = ProofSearch::new(&table)
+                .with_order_bias(bias)
+                .with_threads(threads);
             if let Some(cells) = endgame {
                 search = search.with_endgame(&endgame_table, cells);
             }
