@@ -44,7 +44,11 @@ impl Iterator for Bits {
 /// - Scores follow the Connect Four convention generalised to any board of `max_ply` cells: a win
 ///   with the stone played at ply `p` (stones on the board before it) is worth
 ///   `(max_ply + 1 - p) / 2`, a draw is 0, a loss is the negative of the winner's score.
-pub trait Game: Clone + Send + Sync {
+///
+/// Positions are small `Copy` values (a few words): the search plays every move on a copy
+/// instead of undoing it, and the forcing-win search keeps positions in uninitialised stack
+/// arrays, which only a type without a destructor allows.
+pub trait Game: Clone + Copy + Send + Sync {
     /// Stones on the board.
     fn ply(&self) -> u32;
     /// Cells on the board: the ply at which the game is a draw if nobody has won.

@@ -178,7 +178,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         if next & (next - 1) == 0 && ply < max_ply - 3 {
             // a single non-losing move: play it without a table entry of its own (forced lines
             // are cheap to replay and would only crowd the table)
-            let mut child = g.clone();
+            let mut child = *g;
             child.play(next);
             return Ok(-self.negamax(&child, -beta, -alpha)?);
         }
@@ -221,7 +221,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         if (max_ply - ply) as u32 >= self.options.etc_min_empty {
             let mut keys = [0u64; 64];
             for (slot, mv) in keys.iter_mut().zip(Bits(next)) {
-                let mut child = g.clone();
+                let mut child = *g;
                 child.play(mv);
                 *slot = child.key();
                 self.table.prefetch(*slot);
@@ -251,7 +251,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         let mut best = i32::MIN;
         let mut best_move = None;
         for &mv in moves.as_slice() {
-            let mut child = g.clone();
+            let mut child = *g;
             child.play(mv);
             let v = -self.negamax(&child, -beta, -alpha)?;
             if v > best {
@@ -316,7 +316,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         if g.winning_moves() & mv != 0 {
             return Ok(g.win_now_score() >= target);
         }
-        let mut child = g.clone();
+        let mut child = *g;
         child.play(mv);
         if child.ply() >= child.max_ply() {
             return Ok(0 >= target);
@@ -339,7 +339,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
                     Depth::Weak => 1,
                 }
             } else {
-                let mut child = g.clone();
+                let mut child = *g;
                 child.play(mv);
                 -self.solve(&child, depth)?
             };

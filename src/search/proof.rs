@@ -22,7 +22,7 @@
 
 use super::negamax::{Searcher, Stopped};
 use super::order::MoveList;
-use super::table::{huge_zeroed, MemoryTable};
+use super::table::{huge_zeroed, prefetch, MemoryTable};
 use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
@@ -103,16 +103,7 @@ impl ProofTable {
     /// overlap, one probe after another does not).
     #[inline]
     pub fn prefetch(&self, tag: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slots()[self.bucket(tag)].as_ptr();
-            // SAFETY: prefetching is a hint and never faults; the pointer is inside the mapping.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = tag;
+        prefetch(&self.slots()[self.bucket(tag)]);
     }
 
     /// The numbers stored for `tag`, if any.
@@ -404,7 +395,7 @@ impl<'t> ProofSearch<'t> {
             let keeps = if value < 0 {
                 true
             } else {
-                let mut child = g.clone();
+                let mut child = *g;
                 child.play(mv);
                 if value > 0 {
                     // a winning move: after it, the opponent cannot stop me
@@ -714,7 +705,7 @@ impl<'t> ProofSearch<'t> {
         let mut kept = [0u64; 64];
         let mut n_kept = 0;
         for &mv in moves {
-            let mut child = g.clone();
+            let mut child = *g;
             child.play(mv);
             let t = self.tag(&child);
             if tags[..n_kept].contains(&t) {
@@ -730,7 +721,7 @@ impl<'t> ProofSearch<'t> {
             let n = match self.table.probe(tags[i]) {
                 Some(n) => n,
                 None => {
-                    let mut child = g.clone();
+                    let mut child = *g;
                     child.play(kept[i]);
                     let n = self.evaluate(&child, no_forcing_win)?;
                     self.table.store(tags[i], n.0, n.1, 0);
@@ -802,7 +793,7 @@ impl<'t> ProofSearch<'t> {
                 best as u64,
                 self.order_bias,
             );
-            let mut child = g.clone();
+            let mut child = *g;
             child.play(kept[best]);
             numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
         }
@@ -866,7 +857,7 @@ mod tests {
         let mut checked = 0;
         let table = ProofTable::new(table_bytes);
         while checked < count {
-            let Some(g) = careful(start.clone(), empty, &mut s) else {
+            let Some(g) = careful(start, empty, &mut s) else {
                 continue;
             };
             checked += 1;
@@ -886,7 +877,7 @@ mod tests {
             seen[(v + 1) as usize] += 1;
             let best = search.best_moves(&g, v, false).unwrap();
             for mv in Bits(g.playable()) {
-                let mut child = g.clone();
+                let mut child = g;
                 child.play(mv);
                 let child_value = if child.last_mover_won() {
                     1

@@ -8,7 +8,7 @@ use crate::game::{Bits, Game};
 pub fn minimax<G: Game>(g: &G) -> i32 {
     let mut best = i32::MIN;
     for mv in Bits(g.playable()) {
-        let mut child = g.clone();
+        let mut child = *g;
         child.play(mv);
         let v = if child.last_mover_won() {
             g.win_now_score()

@@ -49,6 +49,22 @@ pub trait Table: Sync {
     fn prefetch(&self, _key: u64) {}
 }
 
+/// Asks the processor to start loading the cache line of `item` (a hint: several loads in
+/// flight overlap, one probe after another does not). A no-op off x86-64.
+#[inline(always)]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults; the pointer comes from a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            (item as *const T).cast::<i8>(),
+            std::arch::x86_64::_MM_HINT_T0,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// A zeroed anonymous mapping of `bytes` bytes for a table read at random: its pages arrive
 /// lazily (the kernel zeroes them, so no clearing pass) and, on Linux, as transparent huge pages
 /// when the system allows them on request (`madvise` mode), which spares a TLB miss on almost
@@ -196,14 +212,7 @@ impl Table for MemoryTable {
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slots()[self.bucket(key)].as_ptr();
-            // SAFETY: prefetching is a hint and never faults; the pointer is inside the mapping.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
-            };
-        }
+        prefetch(&self.slots()[self.bucket(key)]);
     }
 
     #[inline]

@@ -9,7 +9,9 @@
 //! that contract makes exact, so a `true` answer is a proof. A `false` answer only means no
 //! forcing win was found within the budget.
 
+use super::table::prefetch;
 use crate::game::{Bits, Game};
+use std::mem::MaybeUninit;
 
 /// The longest forcing line remembered: one attacking move per two cells.
 const MAX_LINE: usize = 32;
@@ -73,7 +75,7 @@ impl ForcingSearch {
     /// defender who wants to stop that attack must play on one of them (or make a threat of
     /// his own), which is what makes it a measure of how many defences a position has.
     pub fn line_cells<G: Game>(&self, g: &G) -> u64 {
-        let mut pos = g.clone();
+        let mut pos = *g;
         let mut cells = 0;
         for &mv in &self.line[..self.line_len] {
             if pos.ply() + 2 >= pos.max_ply() || mv & pos.playable() == 0 {
@@ -101,7 +103,7 @@ impl ForcingSearch {
     /// Plays the remembered line's attacking moves that are still legal, each followed by the
     /// defender's only non-losing reply; true if that wins.
     fn replay<G: Game>(&self, g: &G) -> bool {
-        let mut pos = g.clone();
+        let mut pos = *g;
         for &mv in &self.line[..self.line_len] {
             if pos.ply() + 2 >= pos.max_ply() || mv & pos.non_losing_moves() == 0 {
                 return false;
@@ -154,25 +156,30 @@ impl ForcingSearch {
         if g.ply() + 2 >= g.max_ply() || depth >= MAX_LINE {
             return false;
         }
+        // the failure cache is read after the candidates are found: its line loads meanwhile
+        let id = g.id();
+        let slot = Self::slot(id);
+        prefetch(&self.failed[slot]);
         let moves = g.non_losing_moves() & g.forcing_candidates();
         if moves == 0 {
             return false;
         }
-        let id = g.id();
-        let slot = Self::slot(id);
         if self.failed[slot] == id {
             return false;
         }
         // First pass: a move that leaves no reply, or whose forced reply leaves an immediate
         // win, ends the line here (the cheapest wins are found before any deeper search).
-        let mut forced = [(0u64, 0u64); 64];
+        // the positions after each forcing move and its reply, kept for the second pass
+        // (uninitialised storage: `G` is `Copy`, and only the first `count` are read)
+        let mut forced = [MaybeUninit::<G>::uninit(); 64];
         let mut count = 0;
+        let mut moves_of = [0u64; 64];
         for mv in Bits(moves) {
             if *budget == 0 {
                 return false;
             }
             *budget -= 1;
-            let mut attacked = g.clone();
+            let mut attacked = *g;
             attacked.play(mv);
             // `non_losing_moves` is exact, so the defender has no immediate win here
             let replies = attacked.non_losing_moves();
@@ -186,7 +193,8 @@ impl ForcingSearch {
                 if answered.winning_moves() != 0 {
                     true
                 } else {
-                    forced[count] = (mv, replies);
+                    moves_of[count] = mv;
+                    forced[count].write(answered);
                     count += 1;
                     false
                 }
@@ -199,10 +207,9 @@ impl ForcingSearch {
             }
         }
         // Second pass: continue the attack after each forced reply.
-        for &(mv, reply) in &forced[..count] {
-            let mut answered = g.clone();
-            answered.play(mv);
-            answered.play(reply);
+        for (i, &mv) in moves_of[..count].iter().enumerate() {
+            // SAFETY: the first pass wrote `forced[i]` for every `i < count`.
+            let answered = unsafe { forced[i].assume_init() };
             if self.chain(&answered, budget, depth + 1) {
                 self.record(depth, mv, false);
                 return true;
@@ -230,7 +237,7 @@ mod tests {
         let mut s = seed;
         let (mut checked, mut found) = (0, 0);
         while checked < count {
-            let Some(g) = careful(start.clone(), empty, &mut s) else {
+            let Some(g) = careful(start, empty, &mut s) else {
                 continue;
             };
             checked += 1;

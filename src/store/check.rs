@@ -56,7 +56,7 @@ impl Judge<'_> {
         if p.winning_moves() & mv != 0 {
             return ((1, 1), None);
         }
-        let mut c = p.clone();
+        let mut c = *p;
         c.play(mv);
         if c.ply() >= c.max_ply() {
             return ((0, 0), None);
@@ -145,7 +145,7 @@ pub fn walk<G: Game>(
     };
     let mut report = CheckReport::default();
     let mut seen = HashSet::new();
-    let mut stack = vec![start.clone()];
+    let mut stack = vec![*start];
     seen.insert(start.key());
     while let Some(p) = stack.pop() {
         if p.ply() >= p.max_ply() {
@@ -180,7 +180,7 @@ pub fn walk<G: Game>(
             continue; // the game ends here for a perfect player; children are not reached
         }
         for mv in Bits(p.playable()) {
-            let mut c = p.clone();
+            let mut c = p;
             c.play(mv);
             if c.ply() < c.max_ply() && seen.insert(c.key()) && !lookup(c.key()).is_empty() {
                 stack.push(c);
