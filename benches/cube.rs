@@ -5,7 +5,9 @@
 //!
 //! `cargo bench --bench cube` runs everything; `-- --quick` shortens criterion's part;
 //! `CUBE_PRESET_SECONDS=N` limits each preset (default 600 s; a preset stopped by the limit is
-//! reported as unfinished, never as a value).
+//! reported as unfinished, never as a value); `CUBE_THREADS=N` gives the pn engine N threads
+//! (default: one per core, as the CLI); `CUBE_ENGINES=pn` skips alpha-beta; `CUBE_PRESETS_ONLY=1`
+//! skips criterion's part.
 
 use criterion::{black_box, Criterion};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -178,6 +180,7 @@ fn prove_limited(
     endgame: &MemoryTable,
     g: &Cube,
     limit: u64,
+    threads: usize,
 ) -> (Option<i32>, u64, f64) {
     table.clear();
     endgame.clear();
@@ -187,12 +190,26 @@ fn prove_limited(
     let t = Instant::now();
     let mut search = ProofSearch::new(table)
         .with_stop(&stop)
-        .with_endgame(endgame, DEFAULT_GRAVITY_ENDGAME);
+        .with_endgame(endgame, DEFAULT_GRAVITY_ENDGAME)
+        .with_threads(threads);
     let r = search.value(g);
     let secs = t.elapsed().as_secs_f64();
     done.store(true, Ordering::Relaxed);
     let _ = timer.join();
     (r.ok(), search.nodes + search.endgame_nodes, secs)
+}
+
+/// `CUBE_THREADS`, else one per core.
+fn pn_threads() -> usize {
+    std::env::var("CUBE_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Whether `CUBE_ENGINES` (default both) asks for alpha-beta.
+fn alphabeta_wanted() -> bool {
+    std::env::var("CUBE_ENGINES").map_or(true, |e| e.contains("alphabeta"))
 }
 
 /// One result column: value, nodes, seconds, or how far an unfinished search got.
@@ -222,8 +239,9 @@ fn presets() {
     let table = MemoryTable::with_bytes(1 << 30);
     table.prefault();
     let mut proof_table = ProofTable::new(1 << 30);
+    let threads = pn_threads();
     println!(
-        "preset     stones expected | alphabeta: value nodes seconds | pn: value nodes seconds | that solver"
+        "preset     stones expected | alphabeta: value nodes seconds | pn ({threads} threads): value nodes seconds | that solver"
     );
     for line in text
         .lines()
@@ -233,8 +251,12 @@ fn presets() {
         let (name, masks, expected) = (f[0], f[2], f[3].parse::<i32>().unwrap_or(9));
         let theirs = f[4..].join(" ");
         let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
-        let ab = solve_limited(&table, &g, limit);
-        let pn = prove_limited(&mut proof_table, &table, &g, limit);
+        let ab = if alphabeta_wanted() {
+            solve_limited(&table, &g, limit)
+        } else {
+            (None, 0, 0.0)
+        };
+        let pn = prove_limited(&mut proof_table, &table, &g, limit, threads);
         let mut verdict = "ok";
         for v in [ab.0, pn.0].into_iter().flatten() {
             assert_eq!(v, expected, "{name}: value differs from the file's");
@@ -296,8 +318,12 @@ fn forecast(plies: &str) {
     {
         for _ in 0..count {
             let g = careful_random(ply, &mut seed);
-            let ab = solve_limited(&table, &g, limit);
-            let pn = prove_limited(&mut proof_table, &table, &g, limit);
+            let ab = if alphabeta_wanted() {
+                solve_limited(&table, &g, limit)
+            } else {
+                (None, 0, 0.0)
+            };
+            let pn = prove_limited(&mut proof_table, &table, &g, limit, pn_threads());
             if let (Some(a), Some(p)) = (ab.0, pn.0) {
                 assert_eq!(a, p, "engines disagree on {}", g.to_hex());
             }
@@ -311,9 +337,11 @@ fn main() {
         forecast(&plies);
         return;
     }
-    let mut c = Criterion::default().configure_from_args();
-    criterion_part(&mut c);
-    c.final_summary();
+    if std::env::var("CUBE_PRESETS_ONLY").is_err() {
+        let mut c = Criterion::default().configure_from_args();
+        criterion_part(&mut c);
+        c.final_summary();
+    }
     if std::env::var("CUBE_SKIP_PRESETS").is_err() {
         presets();
     }

@@ -87,6 +87,11 @@ pub struct SolveArgs {
     /// `loss`: does it lose?) instead of alternating between both; the value is the same.
     #[arg(long, value_enum)]
     first: Option<FirstQuestion>,
+    /// pn engine: find the threat zone of an attacker's move only when the search enters it,
+    /// counting it as N defences until then (0: find every zone at once). Default: 16 for
+    /// Qubic, 0 for Sogo.
+    #[arg(long, value_name = "N")]
+    zone_guess: Option<u32>,
     /// pn engine: search threads sharing the table (0 = one per core). The value never
     /// depends on it; node counts vary from run to run with more than one.
     #[arg(long, default_value_t = 0)]
@@ -251,7 +256,8 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
         .with_progress(counter)
         .with_vcf_budget(args.vcf_budget)
         .with_order_bias(order_bias(args, g))
-        .with_threads(pn_threads(args));
+        .with_threads(pn_threads(args))
+        .with_zone_guess(zone_guess(args, g));
     if let Some(t) = &endgame_table {
         search = search.with_endgame(t, endgame);
     }
@@ -291,6 +297,15 @@ fn pn_threads(args: &SolveArgs) -> usize {
     match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
+    }
+}
+
+/// `--zone-guess` (0: none), or the measured default of the rules.
+fn zone_guess(args: &SolveArgs, g: &Cube) -> Option<u32> {
+    match args.zone_guess {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => (!g.rules().gravity()).then_some(zugzwang::search::proof::QUBIC_ZONE_GUESS),
     }
 }
 
@@ -442,7 +457,8 @@ pub fn analyze(args: &SolveArgs, qubic: bool) -> Result<i32, CliError> {
                     .with_progress(&counter)
                     .with_vcf_budget(args.vcf_budget)
                     .with_order_bias(order_bias(args, &g))
-                    .with_threads(pn_threads(args));
+                    .with_threads(pn_threads(args))
+                    .with_zone_guess(zone_guess(args, &g));
                 let mut s = Vec::new();
                 for mv in Bits(g.playable()) {
                     let mut child = g;
