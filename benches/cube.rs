@@ -296,6 +296,69 @@ fn careful_random(plies: u32, seed: &mut u64) -> Cube {
     }
 }
 
+/// The moves of a game of plausible play to `plies` stones: at every ply one of the three
+/// non-losing moves the move ordering ranks highest (seed 003's weights and ours), at random;
+/// restarts if a game ends early or the side to move can win at once.
+fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
+    'retry: loop {
+        let mut g = Cube::new(Rules::Sogo);
+        let mut moves = Vec::new();
+        while g.ply() < plies {
+            let safe = g.non_losing_moves();
+            if safe == 0 || g.winning_moves() != 0 {
+                continue 'retry;
+            }
+            let mut ranked: Vec<u64> = Bits(safe).collect();
+            ranked.sort_by_key(|&mv| std::cmp::Reverse(g.move_score(mv)));
+            let mv = ranked[(xorshift(seed) % ranked.len().min(3) as u64) as usize];
+            g.play(mv);
+            moves.push(mv);
+        }
+        if g.winning_moves() == 0 && g.non_losing_moves() != 0 {
+            return moves;
+        }
+    }
+}
+
+/// The Sogo cost forecast along `CUBE_FORECAST_LINES` games of plausible play: each game's
+/// position after every ply of `CUBE_FORECAST` (largest first, e.g. `26,24,22,20`) solved by
+/// pn, until one is unfinished in `CUBE_PRESET_SECONDS` (the earlier plies of that game would
+/// be too). Positions of one game share their history, so their costs show how each pair of
+/// plies more multiplies the work on the way to the empty board.
+fn forecast_lines(plies: &str, lines: usize) {
+    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let table = MemoryTable::with_bytes(1 << 30);
+    table.prefault();
+    let mut proof_table = ProofTable::new(1 << 30);
+    let mut plies: Vec<u32> = plies
+        .split(',')
+        .filter_map(|p| p.trim().parse().ok())
+        .collect();
+    plies.sort_unstable_by(|a, b| b.cmp(a));
+    let threads = pn_threads();
+    println!(
+        "line ply  position                               | pn ({threads} threads): value nodes seconds"
+    );
+    let mut seed = 0x9a3e_11e5_u64;
+    for line in 0..lines {
+        let moves = plausible_line(plies[0], &mut seed);
+        for &ply in &plies {
+            let mut g = Cube::new(Rules::Sogo);
+            for &mv in &moves[..ply as usize] {
+                g.play(mv);
+            }
+            let pn = prove_limited(&mut proof_table, &table, &g, limit, threads);
+            println!("{line:>4} {ply:>3}  {} | {}", g.to_hex(), column(pn));
+            if pn.0.is_none() {
+                break;
+            }
+        }
+    }
+}
+
 /// The Sogo cost forecast: random positions after each ply of `CUBE_FORECAST` (e.g.
 /// `24,22,20,18`), `CUBE_FORECAST_COUNT` of each, each limited to `CUBE_PRESET_SECONDS`.
 fn forecast(plies: &str) {
@@ -334,7 +397,13 @@ fn forecast(plies: &str) {
 
 fn main() {
     if let Ok(plies) = std::env::var("CUBE_FORECAST") {
-        forecast(&plies);
+        match std::env::var("CUBE_FORECAST_LINES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            Some(lines) => forecast_lines(&plies, lines),
+            None => forecast(&plies),
+        }
         return;
     }
     if std::env::var("CUBE_PRESETS_ONLY").is_err() {
