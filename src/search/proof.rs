@@ -177,6 +177,36 @@ enum Halt {
     Abandoned,
 }
 
+/// log2 of the slots of the per-thread cache of children (see `ProofSearch::children`): 4096
+/// slots of about 1 KiB.
+const CHILD_CACHE_BITS: u32 = 12;
+
+/// One position's children as `ProofSearch::children` lists them; `len` is their count plus
+/// one (0: an empty slot).
+#[derive(Clone)]
+struct CachedChildren {
+    id: u128,
+    attacker: u32,
+    len: u8,
+    moves: [u64; 64],
+    tags: [u64; 64],
+}
+
+impl CachedChildren {
+    fn empty_cache() -> Vec<CachedChildren> {
+        vec![
+            CachedChildren {
+                id: 0,
+                attacker: 0,
+                len: 0,
+                moves: [0; 64],
+                tags: [0; 64],
+            };
+            1 << CHILD_CACHE_BITS
+        ]
+    }
+}
+
 /// Slots of the marks of the positions on the threads' current paths (see [`Shared`]).
 const BUSY_SLOTS: usize = 1 << 16;
 
@@ -231,6 +261,8 @@ pub struct ProofSearch<'t> {
     /// Defer threat zones, counting an unexamined child as this many defences (see
     /// [`ProofSearch::with_zone_guess`]).
     zone_guess: Option<u32>,
+    /// Recently expanded positions' children (see `ProofSearch::children`).
+    child_cache: Vec<CachedChildren>,
 }
 
 /// Attacking moves the forcing-win test tries per leaf unless told otherwise. Measured with
@@ -266,6 +298,7 @@ impl<'t> ProofSearch<'t> {
             threads: 1,
             shared: None,
             zone_guess: None,
+            child_cache: CachedChildren::empty_cache(),
         }
     }
 
@@ -483,6 +516,7 @@ impl<'t> ProofSearch<'t> {
             threads: 1,
             shared: Some(shared),
             zone_guess: self.zone_guess,
+            child_cache: CachedChildren::empty_cache(),
         }
     }
 
@@ -633,6 +667,44 @@ impl<'t> ProofSearch<'t> {
         (1, moves.count_ones())
     }
 
+    /// The moves of `g` (tagged `tag`) in move order, symmetric images of an earlier child
+    /// dropped, with their children's tags and their count. df-pn expands most positions more
+    /// than once (about twice in Qubic), and ordering the moves and finding the children's
+    /// canonical keys is most of an expansion's own cost, so the answer is kept in a small
+    /// per-thread cache keyed by the exact position.
+    fn children<G: Game>(&mut self, g: &G, tag: u64) -> ([u64; 64], [u64; 64], usize) {
+        let id = g.id();
+        let slot = (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CHILD_CACHE_BITS)) as usize;
+        let cached = &self.child_cache[slot];
+        if cached.id == id && cached.attacker == self.attacker && cached.len > 0 {
+            return (cached.moves, cached.tags, cached.len as usize - 1);
+        }
+        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
+        let mut tags = [0u64; 64];
+        let mut kept = [0u64; 64];
+        let mut n_kept = 0;
+        for &mv in list.as_slice() {
+            let mut child = *g;
+            child.play(mv);
+            let t = self.tag(&child);
+            if tags[..n_kept].contains(&t) {
+                // a symmetric image of a child already listed: the same position, counted once
+                continue;
+            }
+            tags[n_kept] = t;
+            kept[n_kept] = mv;
+            n_kept += 1;
+        }
+        self.child_cache[slot] = CachedChildren {
+            id,
+            attacker: self.attacker,
+            len: n_kept as u8 + 1,
+            moves: kept,
+            tags,
+        };
+        (kept, tags, n_kept)
+    }
+
     /// In a parallel search, when another thread is inside the best child `best`: the best
     /// child no thread is in and the second-best number among the others, if that child's
     /// number is below `th_phi` (else this thread could not make progress there and joins the
@@ -723,8 +795,6 @@ impl<'t> ProofSearch<'t> {
     ) -> Result<(u32, u32), Halt> {
         self.tick()?;
         let start = self.nodes;
-        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
-        let moves = list.as_slice();
         // The defender to move, and the attacker has no forcing win even if the defender
         // passes (a complete search, not a budget cut): then none of the defender's moves gives
         // him one where stones never change what is playable (see `Game::defence_is_monotone`),
@@ -733,22 +803,10 @@ impl<'t> ProofSearch<'t> {
             && g.defence_is_monotone()
             && g.null_move()
                 .is_some_and(|passed| !self.forcing.wins(&passed) && self.forcing.complete);
-        let mut tags = [0u64; 64];
         let mut numbers = [(0u32, 0u32); 64];
-        let mut kept = [0u64; 64];
-        let mut n_kept = 0;
-        for &mv in moves {
-            let mut child = *g;
-            child.play(mv);
-            let t = self.tag(&child);
-            if tags[..n_kept].contains(&t) {
-                // a symmetric image of a child already listed: the same position, counted once
-                continue;
-            }
+        let (kept, tags, n_kept) = self.children(g, tag);
+        for &t in &tags[..n_kept] {
             self.table.prefetch(t);
-            tags[n_kept] = t;
-            kept[n_kept] = mv;
-            n_kept += 1;
         }
         // The attacker to move, and zones are deferred: his children's threat zones (a
         // forcing-win search each) are found only when a child is about to be searched; until
