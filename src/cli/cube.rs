@@ -80,7 +80,7 @@ pub struct SolveArgs {
     #[arg(long)]
     endgame: Option<u32>,
     /// pn engine: how strongly to prefer better-ordered moves (the i-th move's proof number
-    /// counts 1 + i/K times). Default: 4 for Sogo, 16 for Qubic.
+    /// counts 1 + i/K times). Default: 8 for Sogo, 16 for Qubic.
     #[arg(long)]
     order_bias: Option<u64>,
     /// pn engine: settle one question completely first (`win`: does the side to move win?,

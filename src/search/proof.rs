@@ -12,13 +12,19 @@
 //! Numbers are kept in the phi/delta form: at every position, `phi` is the proof number of "the
 //! side to move reaches its goal" and `delta` its disproof number, where the attacker's goal is
 //! to win and the defender's to stop that (a draw is a defender success). Then phi of a position
-//! is the least delta of its children and delta is the sum of their phis, for both sides.
+//! is the least delta of its children and delta combines their phis (here the weak form: the
+//! largest plus one per other open child), for both sides.
 //!
 //! Exactness rests on the [`Game`] contract only: a position is settled by an immediate win, by
 //! [`Game::non_losing_moves`] being empty (the side to move loses on the next stone), by a full
 //! board, by a proved [`Game::static_bounds`], or by a forcing win, each of which is a proof; all
 //! other positions are expanded move by move. Keys are the game's symmetry-normalised keys,
 //! tagged with the attacker's colour, so both questions can share one table.
+//!
+//! Several threads can work on one question ([`ProofSearch::with_threads`]): they share the
+//! lock-less table and split the defender's moves among themselves. What only changes the
+//! speed — the order bias, deferred threat zones, threads, the table's size — is tested never
+//! to change a value.
 
 use super::negamax::{Searcher, Stopped};
 use super::order::MoveList;
@@ -914,10 +920,14 @@ impl<'t> ProofSearch<'t> {
 /// How strongly a parent prefers its better-ordered children by default: the `i`-th child's
 /// number counts `1 + i / k` times. Without it every child of a quiet position starts with the
 /// same numbers and df-pn spends its effort evenly over all of them; with it the move ordering
-/// steers the search. Measured on the Sogo presets: k = 4 against 16, p2_18 39.6 s against
-/// 52.3 s; weak numbers without threat zones: preset3 19.6 s unbiased, 8.4 s with k = 4. Qubic prefers
+/// steers the search. Measured on the Sogo presets (pn, 2 threads, nodes): k = 2 / 4 / 8 / 12 /
+/// 16 on p0_20 13.1 M / 9.6 M / 2.3 M / 2.2 M / 2.2 M, on p2_18 124 M / 121 M / 119 M / 271 M /
+/// 182 M; k = 4 / 8 on preset3 18.2 M / 33.8 M, p0_18 52.4 M / 62.0 M, preset1 10.5 M / 14.9 M.
+/// k = 8 costs about the same in total and lifts the worst ratio to that solver's time (p0_20,
+/// 50% -> 16%) while the others stay far under 10%. (One thread, before threads: k = 4 against
+/// 16, p2_18 39.6 s against 52.3 s; preset3 19.6 s unbiased, 8.4 s with k = 4.) Qubic prefers
 /// a lighter bias (see [`QUBIC_ORDER_BIAS`]).
-pub const DEFAULT_ORDER_BIAS: u64 = 4;
+pub const DEFAULT_ORDER_BIAS: u64 = 8;
 
 /// The order bias for games without gravity, where the ordering is less sure of itself: three
 /// Qubic openings after 2 plies (a11 b11, a11 d11, a11 b21), nodes to prove White's win for
