@@ -199,12 +199,28 @@ fn prove_limited(
     (r.ok(), search.nodes + search.endgame_nodes, secs)
 }
 
-/// `CUBE_THREADS`, else one per core.
-fn pn_threads() -> usize {
-    std::env::var("CUBE_THREADS")
+/// The environment variable `name` as a number, else `default`.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or(default)
+}
+
+/// The tables of the preset and forecast runs: 1 GiB for alpha-beta (touched up front, so page
+/// faults do not land in the first timing) and 1 GiB for pn.
+fn benchmark_tables() -> (MemoryTable, ProofTable) {
+    let table = MemoryTable::with_bytes(1 << 30);
+    table.prefault();
+    (table, ProofTable::new(1 << 30))
+}
+
+/// `CUBE_THREADS`, else one per core.
+fn pn_threads() -> usize {
+    env_or(
+        "CUBE_THREADS",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    )
 }
 
 /// Whether `CUBE_ENGINES` (default both) asks for alpha-beta.
@@ -232,13 +248,8 @@ fn presets() {
             return;
         }
     };
-    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(600);
-    let table = MemoryTable::with_bytes(1 << 30);
-    table.prefault();
-    let mut proof_table = ProofTable::new(1 << 30);
+    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 600);
+    let (table, mut proof_table) = benchmark_tables();
     let threads = pn_threads();
     println!(
         "preset     stones expected | alphabeta: value nodes seconds | pn ({threads} threads): value nodes seconds | that solver"
@@ -326,13 +337,8 @@ fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
 /// be too). Positions of one game share their history, so their costs show how each pair of
 /// plies more multiplies the work on the way to the empty board.
 fn forecast_lines(plies: &str, lines: usize) {
-    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let table = MemoryTable::with_bytes(1 << 30);
-    table.prefault();
-    let mut proof_table = ProofTable::new(1 << 30);
+    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 300);
+    let (table, mut proof_table) = benchmark_tables();
     let mut plies: Vec<u32> = plies
         .split(',')
         .filter_map(|p| p.trim().parse().ok())
@@ -362,17 +368,9 @@ fn forecast_lines(plies: &str, lines: usize) {
 /// The Sogo cost forecast: random positions after each ply of `CUBE_FORECAST` (e.g.
 /// `24,22,20,18`), `CUBE_FORECAST_COUNT` of each, each limited to `CUBE_PRESET_SECONDS`.
 fn forecast(plies: &str) {
-    let count: usize = std::env::var("CUBE_FORECAST_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
-    let limit: u64 = std::env::var("CUBE_PRESET_SECONDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let table = MemoryTable::with_bytes(1 << 30);
-    table.prefault();
-    let mut proof_table = ProofTable::new(1 << 30);
+    let count: usize = env_or("CUBE_FORECAST_COUNT", 3);
+    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 300);
+    let (table, mut proof_table) = benchmark_tables();
     let mut seed = 0xf04e_ca57_u64;
     println!("ply  position                               | alphabeta: value nodes seconds | pn: value nodes seconds");
     for ply in plies
