@@ -251,6 +251,9 @@ pub struct ProofSearch<'t> {
     endgame: Option<(&'t MemoryTable, u32)>,
     /// Nodes of those alpha-beta searches.
     pub endgame_nodes: u64,
+    /// Times a thread of a parallel search took another defence than the best one because
+    /// another thread was in it (how much the threads split the work).
+    pub split_choices: u64,
     /// A question [`ProofSearch::value`] settles completely before the other, if set.
     first_question: Option<Question>,
     /// Parity of the attacker's plies (0: the first player attacks).
@@ -295,6 +298,7 @@ impl<'t> ProofSearch<'t> {
             forcing_wins: 0,
             endgame: None,
             endgame_nodes: 0,
+            split_choices: 0,
             first_question: None,
             attacker: 0,
             node_limit: u64::MAX,
@@ -425,6 +429,12 @@ impl<'t> ProofSearch<'t> {
     /// The moves of the side to move that keep the value `value` (as returned by
     /// [`ProofSearch::value`]); with `first_only`, just the first one found. For a loss every
     /// legal move is best.
+    ///
+    /// The candidates are settled in turns with doubling node budgets, not one after the
+    /// other: a move that does not keep the value can be far harder to refute than the right
+    /// move is to prove (Qubic after `a11 d44 d11 a41 b11 c11`: 10 s for the value, minutes
+    /// for the first candidates' refutations), and the winning child is often still proved in
+    /// the table from the value's own search.
     pub fn best_moves<G: Game>(
         &mut self,
         g: &G,
@@ -432,42 +442,57 @@ impl<'t> ProofSearch<'t> {
         first_only: bool,
     ) -> Result<Vec<u64>, Stopped> {
         let me = g.ply() & 1;
-        let mut best = Vec::new();
         if value > 0 && g.winning_moves() != 0 {
-            best.extend(Bits(g.winning_moves()));
+            let mut best: Vec<u64> = Bits(g.winning_moves()).collect();
             if first_only {
                 best.truncate(1);
             }
             return Ok(best);
         }
-        let candidates = if value < 0 {
-            g.playable()
-        } else {
-            g.non_losing_moves()
-        };
-        let list = MoveList::new(g, candidates, None, false, 0);
-        for &mv in list.as_slice() {
-            let keeps = if value < 0 {
-                true
-            } else {
+        if value < 0 {
+            let list = MoveList::new(g, g.playable(), None, false, 0);
+            let mut best = list.as_slice().to_vec();
+            if first_only {
+                best.truncate(1);
+            }
+            return Ok(best);
+        }
+        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
+        let candidates = list.as_slice();
+        // a win is kept by a move after which I still win; a draw by one after which the
+        // opponent does not win
+        let attacker = if value > 0 { me } else { me ^ 1 };
+        let keeps_if = value > 0;
+        let mut settled: Vec<Option<bool>> = vec![None; candidates.len()];
+        let mut budget = 1u64 << 14;
+        while settled.iter().any(Option::is_none) {
+            for (i, &mv) in candidates.iter().enumerate() {
+                if settled[i].is_some() {
+                    continue;
+                }
                 let mut child = *g;
                 child.play(mv);
-                if value > 0 {
-                    // a winning move: after it, the opponent cannot stop me
-                    self.side_wins(&child, me)?
-                } else {
-                    // a drawing move: after it, the opponent does not win
-                    !self.side_wins(&child, me ^ 1)?
-                }
-            };
-            if keeps {
-                best.push(mv);
-                if first_only {
-                    break;
+                self.node_limit = self.nodes.saturating_add(budget);
+                match self.attacker_wins(&child, attacker) {
+                    Ok(attacker_wins) => {
+                        let keeps = attacker_wins == keeps_if;
+                        settled[i] = Some(keeps);
+                        if keeps && first_only {
+                            return Ok(vec![mv]);
+                        }
+                    }
+                    Err(Halt::Limit) => {}
+                    Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
                 }
             }
+            budget = budget.saturating_mul(2);
         }
-        Ok(best)
+        Ok(candidates
+            .iter()
+            .zip(&settled)
+            .filter(|(_, keeps)| **keeps == Some(true))
+            .map(|(&mv, _)| mv)
+            .collect())
     }
 
     fn attacker_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Halt> {
@@ -513,6 +538,7 @@ impl<'t> ProofSearch<'t> {
             forcing_wins: 0,
             endgame: self.endgame,
             endgame_nodes: 0,
+            split_choices: 0,
             first_question: None,
             attacker: self.attacker,
             node_limit: share,
@@ -543,13 +569,13 @@ impl<'t> ProofSearch<'t> {
                     let mut w = self.worker(&shared, ForcingSearch::new(budget), share);
                     scope.spawn(move || {
                         let r = w.attacker_wins_then_end_all(g);
-                        (r, w.nodes, w.forcing_wins, w.endgame_nodes)
+                        (r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)
                     })
                 })
                 .collect();
             let mut w = self.worker(&shared, own_forcing, share);
             let r = w.attacker_wins_then_end_all(g);
-            let mut results = vec![(r, w.nodes, w.forcing_wins, w.endgame_nodes)];
+            let mut results = vec![(r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)];
             results.extend(
                 helpers
                     .into_iter()
@@ -559,8 +585,9 @@ impl<'t> ProofSearch<'t> {
         });
         self.forcing = own;
         let mut answer = Err(Halt::Abandoned);
-        for (r, nodes, forcing_wins, endgame_nodes) in results {
+        for (r, nodes, forcing_wins, endgame_nodes, split_choices) in results {
             self.nodes += nodes;
+            self.split_choices += split_choices;
             self.forcing_wins += forcing_wins;
             self.endgame_nodes += endgame_nodes;
             answer = match (answer, r) {
@@ -580,12 +607,12 @@ impl<'t> ProofSearch<'t> {
     /// A worker's search, which ends the other workers' when it ends.
     fn attacker_wins_then_end_all<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let r = self.attacker_wins_here(g);
-        self.shared_or_self().abandon.store(true, Ordering::Relaxed);
+        self.shared().abandon.store(true, Ordering::Relaxed);
         r
     }
 
     /// The shared state of a worker.
-    fn shared_or_self(&self) -> &Shared {
+    fn shared(&self) -> &Shared {
         self.shared.expect("a worker of a parallel search")
     }
 
@@ -722,7 +749,7 @@ impl<'t> ProofSearch<'t> {
         best: usize,
         th_phi: u32,
     ) -> Option<(usize, u32)> {
-        let busy = &self.shared_or_self().busy;
+        let busy = &self.shared().busy;
         if busy[busy_slot(tags[best])].load(Ordering::Relaxed) == 0 {
             return None;
         }
@@ -845,18 +872,25 @@ impl<'t> ProofSearch<'t> {
         }
         // in a parallel search, the defender's moves are shared out among the threads
         let avoid_busy = self.shared.is_some() && g.ply() & 1 != self.attacker && n_kept > 1;
+        // the children's numbers are fresh until a child is searched; from then on a
+        // transposition (or another thread) may have changed any of them
+        let mut reprobe = false;
         loop {
             let mut phi = INFINITE;
             let mut second = INFINITE;
             let mut best = 0;
             let mut open: u64 = 0;
             let mut maxp: u64 = 0;
-            for &t in &tags[..n_kept] {
-                self.table.prefetch(t);
+            if reprobe {
+                for &t in &tags[..n_kept] {
+                    self.table.prefetch(t);
+                }
             }
             for i in 0..n_kept {
-                if let Some(n) = self.table.probe(tags[i]) {
-                    numbers[i] = n;
+                if reprobe {
+                    if let Some(n) = self.table.probe(tags[i]) {
+                        numbers[i] = n;
+                    }
                 }
                 let (p, d) = numbers[i];
                 let d = biased(d, i as u64, self.order_bias);
@@ -900,6 +934,7 @@ impl<'t> ProofSearch<'t> {
                 {
                     best = b;
                     second = s;
+                    self.split_choices += 1;
                 }
             }
             // the parent's number reaches its threshold once this child's exceeds the others'
@@ -913,6 +948,7 @@ impl<'t> ProofSearch<'t> {
             let mut child = *g;
             child.play(kept[best]);
             numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
+            reprobe = true;
         }
     }
 }
@@ -1058,6 +1094,38 @@ mod tests {
             (Rules::Qubic, 26),
         ] {
             agrees(Cube::new(rules), 9, 100, seed, 1 << 20, Some(5));
+        }
+    }
+
+    /// Two threads split a real search (some defences taken because the other thread was in
+    /// the best one) and agree with one thread; each one's winning move is confirmed by a
+    /// fresh one-thread search (the first move found may differ with the threads' timing).
+    #[test]
+    fn two_threads_split_the_work_and_agree_with_one() {
+        let g = Cube::parse(Rules::Qubic, "a11 b22 a14 d41").unwrap();
+        fn searcher(table: &ProofTable) -> ProofSearch<'_> {
+            ProofSearch::new(table)
+                .with_order_bias(QUBIC_ORDER_BIAS)
+                .with_zone_guess(Some(QUBIC_ZONE_GUESS))
+        }
+        for threads in [1, 2] {
+            let table = ProofTable::new(1 << 26);
+            let mut search = searcher(&table).with_threads(threads);
+            assert_eq!(
+                search.value(&g).unwrap(),
+                1,
+                "White wins after a11 b22 a14 d41"
+            );
+            let best = search.best_moves(&g, 1, true).unwrap();
+            if threads == 1 {
+                assert_eq!(search.split_choices, 0);
+            } else {
+                assert!(search.split_choices > 0, "the threads never split");
+            }
+            let mut after = g;
+            after.play(best[0]);
+            let table = ProofTable::new(1 << 26);
+            assert!(searcher(&table).side_wins(&after, 0).unwrap());
         }
     }
 
