@@ -4,6 +4,7 @@
 
 use super::order::MoveList;
 use super::table::{Bounds, Table};
+use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -28,6 +29,9 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     options: Options,
     /// Move-order perturbation of a parallel helper (0 = none); applied only far from the leaves.
     noise: u64,
+    /// A forcing-win search tried at nodes with at least the given empty cells whose window a
+    /// win would end (see [`Searcher::with_forcing`]).
+    forcing: Option<(ForcingSearch, u32)>,
     /// Every null-window probe of [`Searcher::solve`]: its test value, the bound it returned and
     /// the nodes it took. Shown by `--verbose`, it tells where an exact solve spends its time.
     pub probes: Vec<Probe>,
@@ -97,7 +101,23 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             options: Options::default(),
             probes: Vec::new(),
             noise: 0,
+            forcing: None,
         }
+    }
+
+    /// Tries `forcing` at nodes with at least `min_empty` empty cells where any win of the side
+    /// to move would fail high (`beta <= 1`): a forcing win found there proves a score of at
+    /// least 1 (the forcing search only answers `true` with a proof), which ends the node
+    /// without searching its moves. The weak questions of the proof-number search's endgames
+    /// are such windows; the search's memories (lines, failures) are its own to keep.
+    pub fn with_forcing(mut self, forcing: ForcingSearch, min_empty: u32) -> Self {
+        self.forcing = Some((forcing, min_empty));
+        self
+    }
+
+    /// Gives back the forcing-win search lent by [`Searcher::with_forcing`].
+    pub fn take_forcing(&mut self) -> Option<ForcingSearch> {
+        self.forcing.take().map(|(f, _)| f)
     }
 
     /// Uses `options` instead of the defaults.
@@ -215,6 +235,22 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         alpha = alpha.max(lo);
         beta = beta.min(hi);
         let alpha0 = alpha;
+
+        if let Some((forcing, min_empty)) = self.forcing.as_mut() {
+            if beta <= 1 && (max_ply - ply) as u32 >= *min_empty && forcing.wins(g) {
+                // a proven win: the score is at least 1, which is at least beta
+                let v = lo.max(1);
+                if use_table {
+                    let bounds = Bounds {
+                        lower: v as i8,
+                        upper: hi as i8,
+                        best: best_hint,
+                    };
+                    self.table.store(key, bounds, 1);
+                }
+                return Ok(v);
+            }
+        }
 
         // enhanced transposition cutoff: a child already known to be good enough ends the node.
         // All children's buckets are prefetched first so that their memory latencies overlap.
@@ -408,5 +444,60 @@ fn lean(min: i32, max: i32) -> i32 {
         max / 2
     } else {
         med
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Connect4, Cube, Rules};
+    use crate::search::reference::minimax;
+    use crate::search::table::MemoryTable;
+    use crate::search::testing::careful;
+
+    /// The forcing-win cutoff changes no value: exact scores (the driver's windows include
+    /// ones with `beta <= 1`, where the cutoff fires) and the weak questions, with the forcing
+    /// search tried at every node, against plain minimax; some positions must have a forcing
+    /// win at the root for the test to mean anything.
+    fn forcing_cutoffs_keep_values<G: Game>(start: G, empty: u32, count: usize, seed: u64) {
+        let table = MemoryTable::with_bytes(1 << 20);
+        let mut probe = ForcingSearch::new(100_000);
+        let mut s = seed;
+        let (mut checked, mut forcing) = (0, 0);
+        while checked < count {
+            let Some(g) = careful(start, empty, &mut s) else {
+                continue;
+            };
+            checked += 1;
+            forcing += usize::from(probe.wins(&g));
+            let exact = minimax(&g);
+            table.clear();
+            let mut searcher = Searcher::new(&table).with_forcing(ForcingSearch::new(2000), 0);
+            assert_eq!(searcher.solve(&g, Depth::Strong).unwrap(), exact);
+            table.clear();
+            let weak = searcher.solve(&g, Depth::Weak).unwrap();
+            assert_eq!(weak.signum(), exact.signum());
+            assert!(searcher.take_forcing().is_some());
+        }
+        assert!(
+            forcing > count / 50,
+            "only {forcing} forcing wins in {count}"
+        );
+    }
+
+    #[test]
+    fn forcing_cutoffs_keep_values_cube() {
+        for (rules, seed) in [
+            (Rules::Sogo, 11),
+            (Rules::SogoPoison, 12),
+            (Rules::Qubic, 13),
+        ] {
+            forcing_cutoffs_keep_values(Cube::new(rules), 10, 120, seed);
+        }
+    }
+
+    #[test]
+    fn forcing_cutoffs_keep_values_connect4() {
+        forcing_cutoffs_keep_values(Connect4::new(5, 4).unwrap(), 12, 300, 14);
     }
 }

@@ -48,14 +48,27 @@ pub struct ForcingSearch {
 impl ForcingSearch {
     /// A search trying at most `budget` attacking moves per call.
     pub fn new(budget: u32) -> Self {
+        Self::new_with_slots(budget, FAILED_SLOTS)
+    }
+
+    fn new_with_slots(budget: u32, slots: usize) -> Self {
         ForcingSearch {
             budget,
             lines: [[0; MAX_LINE]; LINES_KEPT],
             line_len: [0; LINES_KEPT],
             order: std::array::from_fn(|i| i as u8),
             scratch: [0; MAX_LINE],
-            failed: vec![0; FAILED_SLOTS],
+            failed: vec![0; slots],
             complete: false,
+        }
+    }
+
+    /// A stand-in holding no memory, for the time a search is lent out (see
+    /// `Searcher::with_forcing`); it must be swapped back before it is asked anything.
+    pub fn stand_in() -> Self {
+        ForcingSearch {
+            failed: Vec::new(),
+            ..ForcingSearch::new_with_slots(0, 0)
         }
     }
 
