@@ -15,7 +15,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use zugzwang::game::symmetry::{min192, min8};
 use zugzwang::game::{Bits, Cube, Game, Rules};
-use zugzwang::search::proof::DEFAULT_GRAVITY_ENDGAME;
+use zugzwang::search::proof::{
+    DEFAULT_GRAVITY_ENDGAME, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
+};
+use zugzwang::search::vcf::ForcingSearch;
 use zugzwang::search::{MemoryTable, ProofSearch, ProofTable, Searcher, Table};
 
 fn xorshift(s: &mut u64) -> u64 {
@@ -156,8 +159,8 @@ fn stop_after(
 }
 
 /// Solves `g` with the alpha-beta engine from an empty `table` as the CLI's `--engine
-/// alphabeta` does (capped deepening, ETC from 30 empty cells), stopped after `limit` seconds:
-/// the value (`None` if stopped), nodes and seconds. One place for the presets and the
+/// alphabeta` does (capped deepening, ETC from 30 empty cells, the forcing-win cutoff), stopped
+/// after `limit` seconds: the value (`None` if stopped), nodes and seconds. One place for the presets and the
 /// forecast, so that both measure the same search.
 fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64, f64) {
     table.clear();
@@ -165,7 +168,13 @@ fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64
     let done = Arc::new(AtomicBool::new(false));
     let timer = stop_after(limit, stop.clone(), done.clone());
     let t = Instant::now();
-    let mut searcher = Searcher::new(table).with_stop(&stop).with_etc_min_empty(30);
+    let mut searcher = Searcher::new(table)
+        .with_stop(&stop)
+        .with_etc_min_empty(30)
+        .with_forcing(
+            ForcingSearch::new(DEFAULT_VCF_BUDGET),
+            ENDGAME_FORCING_MIN_EMPTY,
+        );
     let r = zugzwang::search::capped::solve_deepening(&mut searcher, g, 4, 2);
     let secs = t.elapsed().as_secs_f64();
     done.store(true, Ordering::Relaxed);

@@ -19,7 +19,8 @@ use zugzwang::game::cube::DEFAULT_HASH_SEED;
 use zugzwang::game::{Bits, Cube, Game, Rules};
 use zugzwang::record::{self, Record};
 use zugzwang::search::capped::solve_deepening;
-use zugzwang::search::proof::Question;
+use zugzwang::search::proof::{Question, ENDGAME_FORCING_MIN_EMPTY};
+use zugzwang::search::vcf::ForcingSearch;
 use zugzwang::search::{Depth, ProofSearch, ProofTable, Searcher, Table};
 
 /// Arguments shared by `solve sogo` and `solve qubic`.
@@ -189,7 +190,11 @@ fn solve_alphabeta(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) 
     let table = zugzwang::search::MemoryTable::with_bytes(bytes as usize);
     let mut searcher = Searcher::new(&table)
         .with_progress(counter)
-        .with_etc_min_empty(args.etc);
+        .with_etc_min_empty(args.etc)
+        .with_forcing(
+            ForcingSearch::new(args.vcf_budget),
+            ENDGAME_FORCING_MIN_EMPTY,
+        );
     let depth = if args.strong {
         Depth::Strong
     } else {

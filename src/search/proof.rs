@@ -286,8 +286,9 @@ pub const DEFAULT_VCF_BUDGET: u32 = 2000;
 /// [`ProofSearch::with_endgame`]); measured on the Sogo presets against 20, 24, 32 and 36.
 pub const DEFAULT_GRAVITY_ENDGAME: u32 = 28;
 
-/// Empty cells from which the alpha-beta endgames try the forcing-win search at nodes where a
-/// win would end the node (see `Searcher::with_forcing`). Sogo presets, 2 threads, same
+/// Empty cells from which the alpha-beta endgames (and the 4x4x4 `alphabeta` engine) try the
+/// forcing-win search at nodes where a win would end the node (see `Searcher::with_forcing`);
+/// the `alphabeta` engine, weak: p0_20 5.7 s -> 4.1 s, preset3 25.0 s -> 14.1 s. Sogo presets, 2 threads, same
 /// session (p2_18 / p0_20 / preset3): never 17.5 / 0.51 / 4.45 s; from 24 cells 29.0 s (one
 /// run); 18: 11.3 / 0.35 / 2.37 s; 16: 10.6 / 0.33 / 2.26 s; 14: 10.9 / 0.34 / 2.15 s; 12:
 /// 12.3 / 0.37 s.
