@@ -21,7 +21,11 @@ fn position_from_cells(cells: &[&str]) -> Option<Connect4> {
         if left == 0 {
             return Some(pos);
         }
-        let me = if pos.ply().is_multiple_of(2) { b'x' } else { b'o' };
+        let me = if pos.ply().is_multiple_of(2) {
+            b'x'
+        } else {
+            b'o'
+        };
         for c in 0..7 {
             let h = heights[c];
             if h < 6 && target[c][h] == me {
