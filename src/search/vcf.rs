@@ -34,8 +34,8 @@ pub struct ForcingSearch {
     /// The last winning lines found, in slots (`line_len` 0: empty); `order` lists the slots
     /// from the most recently found or replayed one (which [`ForcingSearch::line_cells`] reads)
     /// to the oldest, which the next line found replaces. Reordering moves slot numbers, not
-    /// lines.
-    lines: [[u64; MAX_LINE]; LINES_KEPT],
+    /// lines. On the heap (4 KiB), so that lending the search out is cheap.
+    lines: Vec<[u64; MAX_LINE]>,
     line_len: [usize; LINES_KEPT],
     order: [u8; LINES_KEPT],
     scratch: [u64; MAX_LINE],
@@ -48,27 +48,24 @@ pub struct ForcingSearch {
 impl ForcingSearch {
     /// A search trying at most `budget` attacking moves per call.
     pub fn new(budget: u32) -> Self {
-        Self::new_with_slots(budget, FAILED_SLOTS)
+        Self::with_memory(budget, LINES_KEPT, FAILED_SLOTS)
     }
 
-    fn new_with_slots(budget: u32, slots: usize) -> Self {
+    /// A stand-in holding no memory (nothing allocated), for the time a search is lent out
+    /// (see `Searcher::with_forcing`); it must be swapped back before it is asked anything.
+    pub fn stand_in() -> Self {
+        Self::with_memory(0, 0, 0)
+    }
+
+    fn with_memory(budget: u32, lines: usize, failed_slots: usize) -> Self {
         ForcingSearch {
             budget,
-            lines: [[0; MAX_LINE]; LINES_KEPT],
+            lines: vec![[0; MAX_LINE]; lines],
             line_len: [0; LINES_KEPT],
             order: std::array::from_fn(|i| i as u8),
             scratch: [0; MAX_LINE],
-            failed: vec![0; slots],
+            failed: vec![0; failed_slots],
             complete: false,
-        }
-    }
-
-    /// A stand-in holding no memory, for the time a search is lent out (see
-    /// `Searcher::with_forcing`); it must be swapped back before it is asked anything.
-    pub fn stand_in() -> Self {
-        ForcingSearch {
-            failed: Vec::new(),
-            ..ForcingSearch::new_with_slots(0, 0)
         }
     }
 
