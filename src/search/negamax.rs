@@ -453,7 +453,7 @@ mod tests {
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
     use crate::search::table::MemoryTable;
-    use crate::search::testing::careful;
+    use crate::search::testing::careful_positions;
 
     /// The forcing-win cutoff changes no value: exact scores (the driver's windows include
     /// ones with `beta <= 1`, where the cutoff fires) and the weak questions, with the forcing
@@ -462,13 +462,8 @@ mod tests {
     fn forcing_cutoffs_keep_values<G: Game>(start: G, empty: u32, count: usize, seed: u64) {
         let table = MemoryTable::with_bytes(1 << 20);
         let mut probe = ForcingSearch::new(100_000);
-        let mut s = seed;
-        let (mut checked, mut forcing) = (0, 0);
-        while checked < count {
-            let Some(g) = careful(start, empty, &mut s) else {
-                continue;
-            };
-            checked += 1;
+        let mut forcing = 0;
+        for g in careful_positions(start, empty, count, seed) {
             forcing += usize::from(probe.wins(&g));
             let exact = minimax(&g);
             table.clear();

@@ -1019,7 +1019,7 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::careful;
+    use crate::search::testing::careful_positions;
 
     /// df-pn's value and best moves against plain minimax on `count` random positions.
     fn agrees<G: Game>(
@@ -1031,15 +1031,10 @@ mod tests {
         endgame: Option<u32>,
     ) {
         let endgame_table = MemoryTable::with_bytes(1 << 20);
-        let mut s = seed;
         let mut seen = [0usize; 3];
-        let mut checked = 0;
         let table = ProofTable::new(table_bytes);
-        while checked < count {
-            let Some(g) = careful(start, empty, &mut s) else {
-                continue;
-            };
-            checked += 1;
+        for (i, g) in careful_positions(start, empty, count, seed).enumerate() {
+            let checked = i + 1;
             let exact = minimax(&g).signum();
             // every position gets another order bias (1..=17), every other one a second thread
             // and every third one deferred threat zones: none may ever change a value

@@ -27,3 +27,18 @@ pub fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
     }
     Some(g)
 }
+
+/// The first `count` positions [`careful`] play reaches from `start` (down to `empty` empty
+/// cells) with the random source seeded by `seed`, trivial ones skipped: the sample every
+/// search test checks against plain minimax.
+pub fn careful_positions<G: Game>(
+    start: G,
+    empty: u32,
+    count: usize,
+    seed: u64,
+) -> impl Iterator<Item = G> {
+    let mut s = seed;
+    std::iter::repeat_with(move || careful(start, empty, &mut s))
+        .flatten()
+        .take(count)
+}

@@ -258,20 +258,15 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful, xorshift};
+    use crate::search::testing::{careful, careful_positions, xorshift};
 
     /// A forcing win is a win: every `true` is checked against plain minimax, on boards small
     /// enough for it, and some `true`s must occur for the test to mean anything. One search
     /// serves all positions, so its failure cache and line replay are exercised too.
     fn forcing_wins_are_wins<G: Game>(start: G, empty: u32, count: usize, seed: u64) -> usize {
         let mut search = ForcingSearch::new(100_000);
-        let mut s = seed;
-        let (mut checked, mut found) = (0, 0);
-        while checked < count {
-            let Some(g) = careful(start, empty, &mut s) else {
-                continue;
-            };
-            checked += 1;
+        let mut found = 0;
+        for g in careful_positions(start, empty, count, seed) {
             if search.wins(&g) {
                 found += 1;
                 assert!(minimax(&g) > 0, "forcing win that is not a win");
