@@ -37,6 +37,9 @@ pub enum Rules {
 }
 
 impl Rules {
+    /// Every rule set, for tests and reports that cover them all.
+    pub const ALL: [Rules; 3] = [Rules::Sogo, Rules::SogoPoison, Rules::Qubic];
+
     /// Whether stones fall (Sogo and Sogo `-g`).
     pub fn gravity(self) -> bool {
         !matches!(self, Rules::Qubic)
@@ -1213,7 +1216,7 @@ mod tests {
     #[test]
     fn winning_moves_and_non_losing_moves_keep_the_contract() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
-        for rules in [Rules::Sogo, Rules::SogoPoison, Rules::Qubic] {
+        for rules in Rules::ALL {
             for empties in [10, 20, 30, 40] {
                 for _ in 0..200 {
                     let g = careful_random(rules, empties, &mut s);
@@ -1249,7 +1252,7 @@ mod tests {
     fn static_bounds_agree_with_plain_search() {
         let mut s = 0x1234_9876_abcd_ef01u64;
         let mut checked = [0; 2];
-        for rules in [Rules::Sogo, Rules::SogoPoison, Rules::Qubic] {
+        for rules in Rules::ALL {
             for _ in 0..400 {
                 let empties = 9 + (rng(&mut s) % 3) as u32;
                 let g = careful_random(rules, empties, &mut s);

@@ -482,11 +482,7 @@ mod tests {
 
     #[test]
     fn forcing_cutoffs_keep_values_cube() {
-        for (rules, seed) in [
-            (Rules::Sogo, 11),
-            (Rules::SogoPoison, 12),
-            (Rules::Qubic, 13),
-        ] {
+        for (rules, seed) in Rules::ALL.into_iter().zip(11..) {
             forcing_cutoffs_keep_values(Cube::new(rules), 10, 120, seed);
         }
     }

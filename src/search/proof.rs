@@ -287,11 +287,11 @@ pub const DEFAULT_VCF_BUDGET: u32 = 2000;
 pub const DEFAULT_GRAVITY_ENDGAME: u32 = 28;
 
 /// Empty cells from which the alpha-beta endgames (and the 4x4x4 `alphabeta` engine) try the
-/// forcing-win search at nodes where a win would end the node (see `Searcher::with_forcing`);
-/// the `alphabeta` engine, weak: p0_20 5.7 s -> 4.1 s, preset3 25.0 s -> 14.1 s. Sogo presets, 2 threads, same
-/// session (p2_18 / p0_20 / preset3): never 17.5 / 0.51 / 4.45 s; from 24 cells 29.0 s (one
-/// run); 18: 11.3 / 0.35 / 2.37 s; 16: 10.6 / 0.33 / 2.26 s; 14: 10.9 / 0.34 / 2.15 s; 12:
-/// 12.3 / 0.37 s.
+/// forcing-win search at nodes where a win would end the node (see `Searcher::with_forcing`).
+/// pn on the Sogo presets, 2 threads, same session (p2_18 / p0_20 / preset3): never 17.5 /
+/// 0.51 / 4.45 s; from 24 cells 29.0 s on p2_18 (one run); 18: 11.3 / 0.35 / 2.37 s; 16: 10.6
+/// / 0.33 / 2.26 s; 14: 10.9 / 0.34 / 2.15 s; 12: 12.3 / 0.37 s. The `alphabeta` engine (weak,
+/// from 16): p0_20 5.7 s -> 4.1 s, preset3 25.0 s -> 14.1 s.
 pub const ENDGAME_FORCING_MIN_EMPTY: u32 = 16;
 
 /// Nodes between two looks at the stop flag and two progress reports.
@@ -404,35 +404,58 @@ impl<'t> ProofSearch<'t> {
             return Ok(1);
         }
         let me = g.ply() & 1;
-        let mut open = [true, true];
-        let mut budget = 1u64 << 14;
+        let mut answers = [None, None];
         if let Some(first) = self.first_question {
             let q = usize::from(first == Question::OpponentWins);
             self.node_limit = u64::MAX;
             match self.attacker_wins(g, me ^ q as u32) {
                 Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
-                Ok(false) => open[q] = false,
+                Ok(false) => answers[q] = Some(false),
                 Err(_) => return Err(Stopped),
             }
         }
-        loop {
-            for (q, still_open) in open.iter_mut().enumerate() {
-                if !*still_open {
+        // a win of either side settles the value
+        self.settle_in_turns(&[(*g, me), (*g, me ^ 1)], &mut answers, |wins| wins)?;
+        Ok(match answers {
+            [Some(true), _] => 1,
+            [_, Some(true)] => -1,
+            _ => 0,
+        })
+    }
+
+    /// Settles the open `answers` to the questions "does the player of parity `attacker` win
+    /// from `position`?" in turns with doubling node budgets, until all are settled or
+    /// `enough` says of the answer just found that the others are not needed. Each question
+    /// then costs about what settling it costs, and no hard question is searched to the end
+    /// while an easy one that would have been enough waits ([`ProofSearch::value`]'s two
+    /// questions; [`ProofSearch::best_moves`]' candidates).
+    fn settle_in_turns<G: Game>(
+        &mut self,
+        questions: &[(G, u32)],
+        answers: &mut [Option<bool>],
+        mut enough: impl FnMut(bool) -> bool,
+    ) -> Result<(), Stopped> {
+        let mut budget = 1u64 << 14;
+        while answers.iter().any(Option::is_none) {
+            for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {
+                if answer.is_some() {
                     continue;
                 }
                 self.node_limit = self.nodes.saturating_add(budget);
-                match self.attacker_wins(g, me ^ q as u32) {
-                    Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
-                    Ok(false) => *still_open = false,
+                match self.attacker_wins(position, *attacker) {
+                    Ok(wins) => {
+                        *answer = Some(wins);
+                        if enough(wins) {
+                            return Ok(());
+                        }
+                    }
                     Err(Halt::Limit) => {}
                     Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
                 }
             }
-            if !open[0] && !open[1] {
-                return Ok(0);
-            }
             budget = budget.saturating_mul(2);
         }
+        Ok(())
     }
 
     /// The moves of the side to move that keep the value `value` (as returned by
@@ -451,16 +474,19 @@ impl<'t> ProofSearch<'t> {
         first_only: bool,
     ) -> Result<Vec<u64>, Stopped> {
         let me = g.ply() & 1;
-        if value > 0 && g.winning_moves() != 0 {
-            let mut best: Vec<u64> = Bits(g.winning_moves()).collect();
-            if first_only {
-                best.truncate(1);
-            }
-            return Ok(best);
-        }
-        if value < 0 {
-            let list = MoveList::new(g, g.playable(), None, false, 0);
-            let mut best = list.as_slice().to_vec();
+        // nothing to search: an immediate win, or a loss (every move is as good)
+        let without_search: Option<Vec<u64>> = if value > 0 && g.winning_moves() != 0 {
+            Some(Bits(g.winning_moves()).collect())
+        } else if value < 0 {
+            Some(
+                MoveList::new(g, g.playable(), None, false, 0)
+                    .as_slice()
+                    .to_vec(),
+            )
+        } else {
+            None
+        };
+        if let Some(mut best) = without_search {
             if first_only {
                 best.truncate(1);
             }
@@ -472,34 +498,22 @@ impl<'t> ProofSearch<'t> {
         // opponent does not win
         let attacker = if value > 0 { me } else { me ^ 1 };
         let keeps_if = value > 0;
-        let mut settled: Vec<Option<bool>> = vec![None; candidates.len()];
-        let mut budget = 1u64 << 14;
-        while settled.iter().any(Option::is_none) {
-            for (i, &mv) in candidates.iter().enumerate() {
-                if settled[i].is_some() {
-                    continue;
-                }
+        let questions: Vec<(G, u32)> = candidates
+            .iter()
+            .map(|&mv| {
                 let mut child = *g;
                 child.play(mv);
-                self.node_limit = self.nodes.saturating_add(budget);
-                match self.attacker_wins(&child, attacker) {
-                    Ok(attacker_wins) => {
-                        let keeps = attacker_wins == keeps_if;
-                        settled[i] = Some(keeps);
-                        if keeps && first_only {
-                            return Ok(vec![mv]);
-                        }
-                    }
-                    Err(Halt::Limit) => {}
-                    Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
-                }
-            }
-            budget = budget.saturating_mul(2);
-        }
+                (child, attacker)
+            })
+            .collect();
+        let mut answers = vec![None; questions.len()];
+        self.settle_in_turns(&questions, &mut answers, |wins| {
+            first_only && wins == keeps_if
+        })?;
         Ok(candidates
             .iter()
-            .zip(&settled)
-            .filter(|(_, keeps)| **keeps == Some(true))
+            .zip(&answers)
+            .filter(|(_, answer)| **answer == Some(keeps_if))
             .map(|(&mv, _)| mv)
             .collect())
     }
@@ -1083,11 +1097,7 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_cube_games() {
-        for (rules, seed) in [
-            (Rules::Sogo, 21),
-            (Rules::SogoPoison, 22),
-            (Rules::Qubic, 23),
-        ] {
+        for (rules, seed) in Rules::ALL.into_iter().zip(21..) {
             agrees(Cube::new(rules), 9, 150, seed, 1 << 20, None);
         }
     }
