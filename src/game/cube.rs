@@ -21,6 +21,7 @@
 //! A *poison* of player P: a line with three stones of P whose fourth cell is empty and not
 //! playable (the cell below it is empty); the opponent must never fill that lower cell.
 
+use super::pairing::follower_bound;
 use super::symmetry;
 use super::{Bits, Game};
 use std::fmt;
@@ -215,10 +216,10 @@ fn family_pair_cells<const D: u32>(own: u64, opp: u64, first: u64) -> u64 {
     starts.wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
 }
 
-/// Cells at levels 1 and 3 (0-based): the cells the second player takes under claimeven.
-const ODD_LEVELS: u64 = 0xffff_0000_ffff_0000;
+/// Cells at levels 1 and 3 (0-based).
+pub(super) const ODD_LEVELS: u64 = 0xffff_0000_ffff_0000;
 /// The bottom level.
-const BOTTOM: u64 = 0xffff;
+pub(super) const BOTTOM: u64 = 0xffff;
 /// Keys keep 62 bits (a store entry is `key << 2 | value`).
 const KEY_MASK: u64 = (1 << 62) - 1;
 /// Default hash seed of the 4x4x4 keys (`--hash-seed` picks another).
@@ -288,7 +289,7 @@ fn stones_on_line(s: u64) -> usize {
 
 /// Whether some line lies entirely inside `set`.
 #[inline]
-fn any_line_within(set: u64) -> bool {
+pub(super) fn any_line_within(set: u64) -> bool {
     // a line lies inside `set` when its four cells, shifted onto its first cell, all do
     macro_rules! families {
         ($($i:literal)*) => { 0 $(| family_within::<{ FAMILIES[$i].1 }>(set, FAMILIES[$i].0))* };
@@ -868,23 +869,15 @@ impl Game for Cube {
         if !self.has_live_line(1 - p) {
             lo = 0;
         }
-        // Claimeven (plain Sogo): if every column has an even number of stones, the side not to
-        // move can answer every move on top of it in the same column (the column had an even
-        // number of empty cells, so there is room), and so takes every empty cell on levels 1
-        // and 3 (0-based). If each line free of its stones contains such a cell, the side to
-        // move can never complete a line: its score is at most 0. Not valid under -g, where
-        // three stones under an empty claimeven cell make a winning poison.
+        // The opponent's pairing strategies (claimeven, baseinverse, blocked columns: see
+        // `pairing`) may prove that the side to move cannot win, or loses. Plain Sogo only.
         if hi > 0 && self.rules == Rules::Sogo {
-            let occ = self.occupied();
-            // every column holds an even number of stones iff no column's top stone is on an
-            // even level (0 or 2)
-            let tops = occ & !(occ >> 16);
-            if tops & !ODD_LEVELS == 0 {
-                let reach = self.stones[p] | (!occ & !ODD_LEVELS);
-                if !any_line_within(reach) {
-                    hi = 0;
-                }
-            }
+            let f = 1 - p;
+            hi = hi.min(follower_bound(
+                self.stones[p],
+                self.stones[f],
+                self.threats_of(f),
+            ));
         }
         (lo, hi)
     }
@@ -912,7 +905,7 @@ impl Cube {
 
 #[cfg(test)]
 #[allow(clippy::needless_range_loop, clippy::type_complexity)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::search::reference::minimax;
 
@@ -1251,7 +1244,7 @@ mod tests {
     #[test]
     fn static_bounds_agree_with_plain_search() {
         let mut s = 0x1234_9876_abcd_ef01u64;
-        let mut checked = [0; 2];
+        let mut checked = [0; 3];
         for rules in Rules::ALL {
             for _ in 0..400 {
                 let empties = 9 + (rng(&mut s) % 3) as u32;
@@ -1262,10 +1255,11 @@ mod tests {
                 }
                 let v = minimax(&g);
                 assert!(lo <= v && v <= hi, "{rules:?} {} {lo} {v} {hi}", g.to_hex());
-                checked[(hi == 0) as usize] += 1;
+                checked[(hi == 0) as usize + 2 * (hi < 0) as usize] += 1;
             }
         }
-        assert!(checked[1] > 20, "{checked:?}");
+        // both conclusions of the follow-up rule are met often enough to be tested
+        assert!(checked[1] > 20 && checked[2] > 20, "{checked:?}");
     }
 
     /// Seed 003's dead-cell recolouring as written: cells lying only on dead lines become Black.

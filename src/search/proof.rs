@@ -680,6 +680,14 @@ impl<'t> ProofSearch<'t> {
         if !attacker_to_move && lo >= 0 {
             return Ok(SUCCEEDS);
         }
+        // bounds that decide the question the other way: the attacker to move surely wins, the
+        // defender to move surely loses
+        if attacker_to_move && lo > 0 {
+            return Ok(SUCCEEDS);
+        }
+        if !attacker_to_move && hi < 0 {
+            return Ok(FAILS);
+        }
         if attacker_to_move && !no_forcing_win && self.forcing.wins(g) {
             self.forcing_wins += 1;
             return Ok(SUCCEEDS);

@@ -1,0 +1,234 @@
+//! Pairing strategies of the player *not* to move in plain Sogo: static proofs that the side to
+//! move cannot win, or even loses, found without search.
+//!
+//! The follower F (the side not to move) splits the empty cells into pairs and answers every
+//! move of the mover S with the other cell of its pair. Gravity decides which pairs F can keep:
+//! - **claimeven** (Connect Four's name): in a column with an even number of empty cells, the
+//!   cells at offsets 0-1 and 2-3 from its lowest empty cell. S always enters such a pair from
+//!   below, so S gets offsets 0 and 2, F offsets 1 and 3;
+//! - **baseinverse**: the lowest empty cells of two columns with an odd number of empty cells.
+//!   Both are playable; whichever S takes, F takes the other. The cells above pair up as in
+//!   claimeven (offsets 1-2: S gets 1, F gets 2);
+//! - **blocked column**: a column whose cell at an odd offset is a threat of F (three of F's
+//!   stones on a line, the fourth cell empty). Pairs as in claimeven up to the threat; the cell
+//!   below it loses for S at once (F completes the line on top), so S plays there only when
+//!   nothing else is left, and nobody ever plays above the threat.
+//!
+//! If every empty cell is used (every column claimeven, blocked, or odd and matched), F always
+//! has an answer, and S's stones always lie on S's own cells: a line of S that holds a cell of F,
+//! or both cells of a baseinverse pair, is never completed. When no line of S survives, S cannot
+//! win; and F wins when a column is blocked (S runs out of other moves first: every other
+//! pair is filled S first, F second, so it is S who is left to play under a threat) or when a
+//! line lies inside F's stones and the cells F surely gets (the board fills up). This
+//! is the core of Allis' rule-based Connect Four player (claimeven, baseinverse, and the zugzwang
+//! of an odd threat), lifted to sixteen columns; the tests check it against plain search.
+//!
+//! Not valid under `-g`, where three stones next to an empty cell of the other side make a
+//! winning poison.
+
+use super::cube::{any_line_within, BOTTOM, LINES, ODD_LEVELS};
+use super::Bits;
+
+/// An upper bound on the score of the side to move (stones `s`) against the follower (stones
+/// `f`, empty threat cells `f_threats`) from the pairing strategies above: -1 if the follower
+/// wins, 0 if the mover cannot win, `i32::MAX` if no pairing proves either.
+pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
+    bound_using(s, f, f_threats, Strategies::ALL)
+}
+
+/// Which pairings [`bound_using`] may use (claimeven always): the tests switch each off to show
+/// that it decides positions the others do not.
+#[derive(Clone, Copy)]
+struct Strategies {
+    baseinverse: bool,
+    blocking: bool,
+}
+
+impl Strategies {
+    const ALL: Strategies = Strategies {
+        baseinverse: true,
+        blocking: true,
+    };
+}
+
+/// [`follower_bound`] with only some of the pairings.
+fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
+    let occ = s | f;
+    let lowest = ((occ << 16) | BOTTOM) & !occ;
+    // threat cells at odd offsets from their column's lowest empty cell (shifts past level 3
+    // fall off the board)
+    let blockers = f_threats & (lowest << 16 | lowest << 48);
+    let blockable = if using.blocking { columns(blockers) } else { 0 };
+    // a column's empty count is odd when its lowest empty cell is on level 1 or 3
+    let odd = columns(lowest & ODD_LEVELS);
+    if !using.baseinverse && odd & !blockable != 0 {
+        return i32::MAX;
+    }
+    let position = Position {
+        s,
+        f,
+        lowest,
+        blockers,
+        odd,
+    };
+    // Blocking a column is always at least as good for F as pairing it, except that the odd
+    // columns left unblocked must pair up: if their number is odd, one blockable odd column is
+    // matched instead of blocked.
+    if (odd & !blockable).count_ones() % 2 == 0 {
+        return position.bound(blockable);
+    }
+    let mut best = i32::MAX;
+    for c in Bits(odd & blockable) {
+        best = best.min(position.bound(blockable & !c));
+        if best < 0 {
+            break;
+        }
+    }
+    best
+}
+
+/// The 16 columns (bits 0..16) holding a cell of `cells`.
+#[inline]
+fn columns(cells: u64) -> u64 {
+    (cells | cells >> 16 | cells >> 32 | cells >> 48) & BOTTOM
+}
+
+/// Every cell of the columns `cols` (bits 0..16).
+#[inline]
+fn spread(cols: u64) -> u64 {
+    cols | cols << 16 | cols << 32 | cols << 48
+}
+
+/// What [`follower_bound`] needs to try one choice of blocked columns.
+struct Position {
+    s: u64,
+    f: u64,
+    lowest: u64,
+    blockers: u64,
+    odd: u64,
+}
+
+impl Position {
+    /// The bound when the columns `blocked` are blocked, the other odd columns are paired by
+    /// baseinverse, and the even ones are claimeven.
+    fn bound(&self, blocked: u64) -> i32 {
+        let lowest = self.lowest;
+        let block = self.blockers & spread(blocked);
+        let above = block << 16 | block << 32 | block << 48;
+        let matched = spread(self.odd & !blocked);
+        let s_cells = ((lowest | lowest << 32) & !matched & !above) | (lowest << 16 & matched);
+        let f_cells =
+            ((lowest << 16 | lowest << 48) & !matched & !above) | (lowest << 32 & matched);
+        let base = lowest & matched;
+        let reach = self.s | s_cells;
+        if any_line_within(reach) {
+            // a line S gets whatever F does
+            return i32::MAX;
+        }
+        if any_line_within(reach | base) {
+            // lines that need base cells: each must hold two base cells F pairs together
+            let mut needs = [0u64; 76];
+            let mut n = 0;
+            for &line in &LINES {
+                if line & !(reach | base) == 0 {
+                    let cols = columns(line & base);
+                    if cols & (cols - 1) == 0 {
+                        // one base cell: S takes it first
+                        return i32::MAX;
+                    }
+                    needs[n] = cols;
+                    n += 1;
+                }
+            }
+            let mut partner = [u8::MAX; 16];
+            if !pair_up(self.odd & !blocked, &needs[..n], &mut partner) {
+                return i32::MAX;
+            }
+        }
+        if blocked != 0 || any_line_within(self.f | f_cells) {
+            -1
+        } else {
+            0
+        }
+    }
+}
+
+/// Pairs the columns `free` (an even number) so that every line of `needs` (a set of columns
+/// each) holds both columns of some pair; `partner` records the pairs made so far.
+fn pair_up(free: u64, needs: &[u64], partner: &mut [u8; 16]) -> bool {
+    let holds_pair = |line: u64, partner: &[u8; 16]| {
+        Bits(line).any(|c| {
+            let p = partner[c.trailing_zeros() as usize];
+            p != u8::MAX && line & 1 << p != 0
+        })
+    };
+    let Some(&line) = needs.iter().find(|&&l| !holds_pair(l, partner)) else {
+        // the remaining columns pair up in any way
+        return true;
+    };
+    let choices = line & free;
+    for a in Bits(choices) {
+        for b in Bits(choices & !(a | (a - 1))) {
+            let (i, j) = (a.trailing_zeros() as usize, b.trailing_zeros() as usize);
+            partner[i] = j as u8;
+            partner[j] = i as u8;
+            if pair_up(free & !(a | b), needs, partner) {
+                return true;
+            }
+            partner[i] = u8::MAX;
+            partner[j] = u8::MAX;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::cube::tests::{careful_random, rng};
+    use crate::game::{Cube, Game, Rules};
+    use crate::search::reference::minimax;
+
+    /// The bound for the side to move of `g`.
+    fn bound(g: &Cube, using: Strategies) -> i32 {
+        let p = (g.ply() & 1) as usize;
+        let (s, f) = if p == 0 {
+            (g.white(), g.black())
+        } else {
+            (g.black(), g.white())
+        };
+        bound_using(s, f, g.threats_of(1 - p), using)
+    }
+
+    /// Every bound holds against plain minimax, and each pairing decides positions that the
+    /// others leave open (so each is tested, not just present).
+    #[test]
+    fn bounds_hold_and_each_pairing_decides_positions() {
+        let mut seed = 0x9a1e_d0c5_3b7f_0042u64;
+        let without_base = Strategies {
+            baseinverse: false,
+            blocking: true,
+        };
+        let without_blocking = Strategies {
+            baseinverse: true,
+            blocking: false,
+        };
+        // [any bound, a loss proved, baseinverse needed, blocking needed]
+        let mut seen = [0; 4];
+        for _ in 0..6000 {
+            let empties = 9 + (rng(&mut seed) % 3) as u32;
+            let g = careful_random(Rules::Sogo, empties, &mut seed);
+            let b = bound(&g, Strategies::ALL);
+            if b == i32::MAX {
+                continue;
+            }
+            let v = minimax(&g);
+            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            seen[0] += 1;
+            seen[1] += (b < 0) as usize;
+            seen[2] += (bound(&g, without_base) > b) as usize;
+            seen[3] += (bound(&g, without_blocking) > b) as usize;
+        }
+        assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+    }
+}
