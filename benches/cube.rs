@@ -183,7 +183,7 @@ fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64
 }
 
 /// The same with the proof-number engine as the CLI's default `--engine pn` runs it on Sogo
-/// (alpha-beta leaves from 28 empty cells, on `endgame`); nodes of both searches.
+/// (alpha-beta leaves from 20 empty cells, on `endgame`); nodes of both searches.
 fn prove_limited(
     table: &mut ProofTable,
     endgame: &MemoryTable,

@@ -77,7 +77,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = zugzwang::search::proof::DEFAULT_VCF_BUDGET)]
     vcf_budget: u32,
     /// pn engine: settle positions with at most this many empty cells by alpha-beta (half of
-    /// --mem goes to its table). Default: 28 for Sogo, 0 (off) for Qubic.
+    /// --mem goes to its table). Default: 20 for Sogo, 0 (off) for Qubic.
     #[arg(long)]
     endgame: Option<u32>,
     /// pn engine: how strongly to prefer better-ordered moves (the i-th move's proof number
@@ -287,7 +287,7 @@ fn solve_pn(args: &SolveArgs, g: &Cube, bytes: u64, counter: &AtomicU64) -> Outc
     }
 }
 
-/// The `--endgame` threshold: as given, else 28 empty cells for the gravity games (where
+/// The `--endgame` threshold: as given, else 20 empty cells for the gravity games (where
 /// alpha-beta's parity bounds settle endgames) and off for Qubic.
 fn endgame_cells(args: &SolveArgs, g: &Cube) -> u32 {
     args.endgame.unwrap_or(if g.rules().gravity() {

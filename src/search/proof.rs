@@ -283,8 +283,12 @@ pub struct ProofSearch<'t> {
 pub const DEFAULT_VCF_BUDGET: u32 = 2000;
 
 /// Empty cells from which the gravity games hand positions to alpha-beta by default (see
-/// [`ProofSearch::with_endgame`]); measured on the Sogo presets against 20, 24, 32 and 36.
-pub const DEFAULT_GRAVITY_ENDGAME: u32 = 28;
+/// [`ProofSearch::with_endgame`]). Before Sogo's pairing bounds 28 was best (against 20, 24, 32
+/// and 36). With them pn's leaves settle far more often by a bound, and a smaller endgame pays:
+/// pn, 2 threads, `--mem 2G` (showcase / p2_18 / preset3 / p0_18, seconds): 28: 70.9 / 5.9 / 0.95
+/// / 2.3; 24: 41.6 / 4.0 / 1.1; 20: 23.9, 23.9 / 3.1, 3.6 / 1.3 / 0.94; 16: 23.0, 24.8 / 4.1, 4.2
+/// / 1.3 / 1.2; 12: 31.6 / 4.5 / 1.5.
+pub const DEFAULT_GRAVITY_ENDGAME: u32 = 20;
 
 /// Empty cells from which the alpha-beta endgames (and the 4x4x4 `alphabeta` engine) try the
 /// forcing-win search at nodes where a win would end the node (see `Searcher::with_forcing`).
