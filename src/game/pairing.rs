@@ -19,9 +19,12 @@
 //! or both cells of a baseinverse pair, is never completed. When no line of S survives, S cannot
 //! win; and F wins when a column is blocked (S runs out of other moves first: every other
 //! pair is filled S first, F second, so it is S who is left to play under a threat) or when a
-//! line lies inside F's stones and the cells F surely gets (the board fills up). This
-//! is the core of Allis' rule-based Connect Four player (claimeven, baseinverse, and the zugzwang
-//! of an odd threat), lifted to sixteen columns; the tests check it against plain search.
+//! line lies inside F's stones and the cells F surely gets (the board fills up). Such a sure
+//! line of F also refutes every line of S that needs a cell above each of its empty cells
+//! (**aftereven**): F's cells are filled before the cells above them, so F's line is complete
+//! first. This is the core of Allis' rule-based Connect Four player (claimeven, baseinverse,
+//! aftereven, and the zugzwang of an odd threat), lifted to sixteen columns; the tests check it
+//! against plain search.
 //!
 //! Not valid under `-g`, where three stones next to an empty cell of the other side make a
 //! winning poison.
@@ -42,12 +45,14 @@ pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
 struct Strategies {
     baseinverse: bool,
     blocking: bool,
+    aftereven: bool,
 }
 
 impl Strategies {
     const ALL: Strategies = Strategies {
         baseinverse: true,
         blocking: true,
+        aftereven: true,
     };
 }
 
@@ -75,11 +80,11 @@ fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
     // columns left unblocked must pair up: if their number is odd, one blockable odd column is
     // matched instead of blocked.
     if (odd & !blockable).count_ones() % 2 == 0 {
-        return position.bound(blockable);
+        return position.bound(blockable, using);
     }
     let mut best = i32::MAX;
     for c in Bits(odd & blockable) {
-        best = best.min(position.bound(blockable & !c));
+        best = best.min(position.bound(blockable & !c, using));
         if best < 0 {
             break;
         }
@@ -111,7 +116,7 @@ struct Position {
 impl Position {
     /// The bound when the columns `blocked` are blocked, the other odd columns are paired by
     /// baseinverse, and the even ones are claimeven.
-    fn bound(&self, blocked: u64) -> i32 {
+    fn bound(&self, blocked: u64, using: Strategies) -> i32 {
         let lowest = self.lowest;
         let block = self.blockers & spread(blocked);
         let above = block << 16 | block << 32 | block << 48;
@@ -121,36 +126,59 @@ impl Position {
             ((lowest << 16 | lowest << 48) & !matched & !above) | (lowest << 32 & matched);
         let base = lowest & matched;
         let reach = self.s | s_cells;
-        if any_line_within(reach) {
+        let sure_f = self.f | f_cells;
+        // F completes a line by the end at the latest: the board fills up
+        let f_line = any_line_within(sure_f);
+        let conclusion = if blocked != 0 || f_line { -1 } else { 0 };
+        if !any_line_within(reach | base) {
+            return conclusion;
+        }
+        let aftereven = using.aftereven && f_line;
+        if !aftereven && any_line_within(reach) {
             // a line S gets whatever F does
             return i32::MAX;
         }
-        if any_line_within(reach | base) {
-            // lines that need base cells: each must hold two base cells F pairs together
-            let mut needs = [0u64; 76];
-            let mut n = 0;
+        // Aftereven (Allis): F's sure lines, each with its empty cells. A line of S that needs,
+        // in every column of such a line's empty cells, a cell above it cannot be completed
+        // before F's line is: F's cells are filled before any cell above them.
+        let empty = !(self.s | self.f);
+        let mut sure = [0u64; 76];
+        let mut n_sure = 0;
+        if aftereven {
             for &line in &LINES {
-                if line & !(reach | base) == 0 {
-                    let cols = columns(line & base);
-                    if cols & (cols - 1) == 0 {
-                        // one base cell: S takes it first
-                        return i32::MAX;
-                    }
-                    needs[n] = cols;
-                    n += 1;
+                if line & !sure_f == 0 {
+                    sure[n_sure] = line & empty;
+                    n_sure += 1;
                 }
             }
-            let mut partner = [u8::MAX; 16];
-            if !pair_up(self.odd & !blocked, &needs[..n], &mut partner) {
+        }
+        // the other lines S could get: each must hold two base cells F pairs together
+        let mut needs = [0u64; 76];
+        let mut n = 0;
+        for &line in &LINES {
+            if line & !(reach | base) != 0 || sure[..n_sure].iter().any(|&g| outlasts(line, g)) {
+                continue;
+            }
+            let cols = columns(line & base);
+            if cols & cols.wrapping_sub(1) == 0 {
+                // no base cell, or one: S takes it first
                 return i32::MAX;
             }
+            needs[n] = cols;
+            n += 1;
         }
-        if blocked != 0 || any_line_within(self.f | f_cells) {
-            -1
-        } else {
-            0
+        let mut partner = [u8::MAX; 16];
+        if !pair_up(self.odd & !blocked, &needs[..n], &mut partner) {
+            return i32::MAX;
         }
+        conclusion
     }
+}
+
+/// Whether the line `line` has a cell above each of the cells `cells` in their columns, so that
+/// it is completed after them.
+fn outlasts(line: u64, cells: u64) -> bool {
+    Bits(cells).all(|c| line & (c << 16 | c << 32 | c << 48) != 0)
 }
 
 /// Pairs the columns `free` (an even number) so that every line of `needs` (a set of columns
@@ -187,7 +215,9 @@ mod tests {
     use super::*;
     use crate::game::cube::tests::{careful_random, rng};
     use crate::game::{Cube, Game, Rules};
+    use crate::search::negamax::{Depth, Options, Searcher};
     use crate::search::reference::minimax;
+    use crate::search::table::{MemoryTable, Table};
 
     /// The bound for the side to move of `g`.
     fn bound(g: &Cube, using: Strategies) -> i32 {
@@ -205,16 +235,13 @@ mod tests {
     #[test]
     fn bounds_hold_and_each_pairing_decides_positions() {
         let mut seed = 0x9a1e_d0c5_3b7f_0042u64;
-        let without_base = Strategies {
-            baseinverse: false,
-            blocking: true,
+        let without = |baseinverse, blocking, aftereven| Strategies {
+            baseinverse,
+            blocking,
+            aftereven,
         };
-        let without_blocking = Strategies {
-            baseinverse: true,
-            blocking: false,
-        };
-        // [any bound, a loss proved, baseinverse needed, blocking needed]
-        let mut seen = [0; 4];
+        // [any bound, a loss proved, baseinverse needed, blocking needed, aftereven needed]
+        let mut seen = [0; 5];
         for _ in 0..6000 {
             let empties = 9 + (rng(&mut seed) % 3) as u32;
             let g = careful_random(Rules::Sogo, empties, &mut seed);
@@ -226,9 +253,62 @@ mod tests {
             assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
             seen[0] += 1;
             seen[1] += (b < 0) as usize;
-            seen[2] += (bound(&g, without_base) > b) as usize;
-            seen[3] += (bound(&g, without_blocking) > b) as usize;
+            seen[2] += (bound(&g, without(false, true, true)) > b) as usize;
+            seen[3] += (bound(&g, without(true, false, true)) > b) as usize;
+            seen[4] += (bound(&g, without(true, true, false)) > b) as usize;
         }
-        assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+        assert!(seen[..4].iter().all(|&n| n >= 20), "{seen:?}");
+    }
+
+    /// A position with `empties` empty cells after plausible play from the empty board: one of
+    /// the three best-ordered non-losing moves at random (careful random play leaves few of the
+    /// long lines that aftereven needs). `None` if the game ended first.
+    fn plausible(empties: u32, seed: &mut u64) -> Option<Cube> {
+        let mut g = Cube::new(Rules::Sogo);
+        while g.ply() < 64 - empties {
+            if g.winning_moves() != 0 {
+                return None;
+            }
+            let mut moves: Vec<u64> = Bits(g.non_losing_moves()).collect();
+            if moves.is_empty() {
+                return None;
+            }
+            moves.sort_by_key(|&mv| -g.move_score(mv));
+            let k = (rng(seed) % moves.len().min(3) as u64) as usize;
+            g.play(moves[k]);
+        }
+        (g.winning_moves() == 0).then_some(g)
+    }
+
+    /// Aftereven decides positions only with more empty cells than plain minimax can take, so
+    /// there the reference is alpha-beta without static bounds (itself checked against minimax).
+    #[test]
+    fn aftereven_holds_against_search_without_bounds() {
+        let table = MemoryTable::with_bytes(16 << 20);
+        let mut seed = 0x0af7_e2e0_0000_0017u64;
+        let no_aftereven = Strategies {
+            aftereven: false,
+            ..Strategies::ALL
+        };
+        let mut decided = 0;
+        for _ in 0..100_000 {
+            let empties = 13 + (rng(&mut seed) % 8) as u32;
+            let Some(g) = plausible(empties, &mut seed) else {
+                continue;
+            };
+            let b = bound(&g, Strategies::ALL);
+            if b == i32::MAX || bound(&g, no_aftereven) == b {
+                continue;
+            }
+            table.clear();
+            let mut plain = Searcher::new(&table).with_options(Options::baseline());
+            let v = plain.solve(&g, Depth::Weak).unwrap().signum();
+            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            decided += 1;
+            if decided == 40 {
+                break;
+            }
+        }
+        assert!(decided >= 20, "{decided}");
     }
 }
