@@ -9,14 +9,16 @@
 //! - **baseinverse**: the lowest empty cells of two columns with an odd number of empty cells.
 //!   Both are playable; whichever S takes, F takes the other. The cells above pair up as in
 //!   claimeven (offsets 1-2: S gets 1, F gets 2);
+//! - **level pairs**: two columns whose lowest empty cells are on the same level; F answers
+//!   beside S's move, so F gets one cell of each level (tried only against lines that survive);
 //! - **blocked column**: a column whose cell at an odd offset is a threat of F (three of F's
 //!   stones on a line, the fourth cell empty). Pairs as in claimeven up to the threat; the cell
 //!   below it loses for S at once (F completes the line on top), so S plays there only when
 //!   nothing else is left, and nobody ever plays above the threat.
 //!
-//! If every empty cell is used (every column claimeven, blocked, or odd and matched), F always
-//! has an answer, and S's stones always lie on S's own cells: a line of S that holds a cell of F,
-//! or both cells of a baseinverse pair, is never completed. When no line of S survives, S cannot
+//! If every empty cell is used (every column claimeven, levelled, blocked, or odd and matched), F
+//! always has an answer, and S's stones always lie on S's own cells: a line of S that holds a cell
+//! of F, or both cells of a baseinverse or level pair, is never completed. When no line of S survives, S cannot
 //! win; and F wins when a column is blocked (S runs out of other moves first: every other
 //! pair is filled S first, F second, so it is S who is left to play under a threat) or when a
 //! line lies inside F's stones and the cells F surely gets (the board fills up). Such a sure
@@ -46,6 +48,7 @@ struct Strategies {
     baseinverse: bool,
     blocking: bool,
     aftereven: bool,
+    levelling: bool,
 }
 
 impl Strategies {
@@ -53,6 +56,7 @@ impl Strategies {
         baseinverse: true,
         blocking: true,
         aftereven: true,
+        levelling: true,
     };
 }
 
@@ -80,11 +84,11 @@ fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
     // columns left unblocked must pair up: if their number is odd, one blockable odd column is
     // matched instead of blocked.
     if (odd & !blockable).count_ones() % 2 == 0 {
-        return position.bound(blockable, using);
+        return position.levelled_bound(blockable, Levelled::default(), using);
     }
     let mut best = i32::MAX;
     for c in Bits(odd & blockable) {
-        best = best.min(position.bound(blockable & !c, using));
+        best = best.min(position.levelled_bound(blockable & !c, Levelled::default(), using));
         if best < 0 {
             break;
         }
@@ -113,35 +117,98 @@ struct Position {
     odd: u64,
 }
 
+/// Columns F pairs level by level (see [`Position::levelled_bound`]), at most
+/// [`LEVEL_PAIRS`] pairs.
+#[derive(Clone, Copy, Default)]
+struct Levelled {
+    /// Both columns of every pair (bits 0..16).
+    columns: u64,
+    pairs: [(u8, u8); LEVEL_PAIRS],
+    n: usize,
+}
+
+/// How many column pairs F may pair level by level. Each one is tried only to refute a line
+/// that survives the other pairings, so the cost grows with the number of such tries. pn, 2
+/// threads (nodes): without levelling / 1 pair / 2 pairs, preset3 2.50-2.53 M / 2.02-2.37 M /
+/// 2.27-2.38 M, p0_18 1.46-1.51 M / 1.14-1.16 M / 1.09-1.40 M, showcase 29.9-30.7 M / 28.3-29.4 M
+/// / 28.8-29.2 M (16.7-17.8 s / 16.8-17.0 s / 15.7-17.1 s); plausible-play position
+/// `0x0200060088001419:0x0000000016188b04` 35.5 M, 21.6 s without, 29.0 M, 18.7 s with 2 pairs.
+const LEVEL_PAIRS: usize = 2;
+
+/// Why a choice of pairings failed: `Some(line)`, a line S may still complete (levelling two of
+/// its columns might refute it), or `None` (the baseinverse matching failed).
+type Survivor = Option<u64>;
+
 impl Position {
-    /// The bound when the columns `blocked` are blocked, the other odd columns are paired by
-    /// baseinverse, and the even ones are claimeven.
-    fn bound(&self, blocked: u64, using: Strategies) -> i32 {
+    /// [`Position::bound`], and where a line of S survives, the same with two of its columns
+    /// paired *level by level* instead: two columns whose lowest empty cells are on the same
+    /// level stay level if F answers S's move in one with the cell beside it in the other, so F
+    /// gets one cell of each level of the pair (Allis' baseinverse repeated up the columns, as
+    /// in his highinverse). That refutes the horizontal lines claimeven and baseinverse leave,
+    /// at the price of the columns' claimeven cells.
+    fn levelled_bound(&self, blocked: u64, levelled: Levelled, using: Strategies) -> i32 {
+        let line = match self.bound(blocked, &levelled, using) {
+            Ok(v) => return v,
+            Err(Some(line)) if using.levelling && levelled.n < LEVEL_PAIRS => line,
+            Err(_) => return i32::MAX,
+        };
+        let empty = !(self.s | self.f);
+        let free = BOTTOM & !blocked & !levelled.columns;
+        let cells = line & empty & spread(free);
+        let mut best = i32::MAX;
+        for x in Bits(cells) {
+            for y in Bits(cells & !(x | (x - 1))) {
+                let (cx, cy) = (x.trailing_zeros() & 15, y.trailing_zeros() & 15);
+                let same_level = x.trailing_zeros() / 16 == y.trailing_zeros() / 16;
+                let level_lowest =
+                    |c: u32| (self.lowest >> c & 0x0001_0001_0001_0001).trailing_zeros();
+                if cx == cy || !same_level || level_lowest(cx) != level_lowest(cy) {
+                    continue;
+                }
+                let mut next = levelled;
+                next.columns |= 1 << cx | 1 << cy;
+                next.pairs[next.n] = (cx as u8, cy as u8);
+                next.n += 1;
+                best = best.min(self.levelled_bound(blocked, next, using));
+                if best < 0 {
+                    return best;
+                }
+            }
+        }
+        best
+    }
+
+    /// The bound when the columns `blocked` are blocked, the pairs `levelled` are paired level
+    /// by level, the other odd columns are paired by baseinverse, and the even ones are
+    /// claimeven; or why it fails.
+    fn bound(&self, blocked: u64, levelled: &Levelled, using: Strategies) -> Result<i32, Survivor> {
         let lowest = self.lowest;
+        let empty = !(self.s | self.f);
         let block = self.blockers & spread(blocked);
         let above = block << 16 | block << 32 | block << 48;
-        let matched = spread(self.odd & !blocked);
-        let s_cells = ((lowest | lowest << 32) & !matched & !above) | (lowest << 16 & matched);
-        let f_cells =
-            ((lowest << 16 | lowest << 48) & !matched & !above) | (lowest << 32 & matched);
+        let level = spread(levelled.columns);
+        let fixed = !level & !above;
+        let matched = spread(self.odd & !blocked & !levelled.columns);
+        let s_cells = ((lowest | lowest << 32) & !matched & fixed) | (lowest << 16 & matched);
+        let f_cells = ((lowest << 16 | lowest << 48) & !matched & fixed) | (lowest << 32 & matched);
         let base = lowest & matched;
+        let open = base | (level & empty);
         let reach = self.s | s_cells;
         let sure_f = self.f | f_cells;
         // F completes a line by the end at the latest: the board fills up
         let f_line = any_line_within(sure_f);
         let conclusion = if blocked != 0 || f_line { -1 } else { 0 };
-        if !any_line_within(reach | base) {
-            return conclusion;
+        if !any_line_within(reach | open) {
+            return Ok(conclusion);
         }
         let aftereven = using.aftereven && f_line;
-        if !aftereven && any_line_within(reach) {
+        if !aftereven && !using.levelling && any_line_within(reach) {
             // a line S gets whatever F does
-            return i32::MAX;
+            return Err(None);
         }
         // Aftereven (Allis): F's sure lines, each with its empty cells. A line of S that needs,
         // in every column of such a line's empty cells, a cell above it cannot be completed
         // before F's line is: F's cells are filled before any cell above them.
-        let empty = !(self.s | self.f);
         let mut sure = [0u64; 76];
         let mut n_sure = 0;
         if aftereven {
@@ -152,27 +219,44 @@ impl Position {
                 }
             }
         }
-        // the other lines S could get: each must hold two base cells F pairs together
+        // the other lines S could get: each must hold both cells of a level pair, or two base
+        // cells F pairs together
         let mut needs = [0u64; 76];
         let mut n = 0;
         for &line in &LINES {
-            if line & !(reach | base) != 0 || sure[..n_sure].iter().any(|&g| outlasts(line, g)) {
+            if line & !(reach | open) != 0
+                || sure[..n_sure].iter().any(|&g| outlasts(line, g))
+                || levelled.pairs[..levelled.n]
+                    .iter()
+                    .any(|&(a, b)| holds_level_pair(line & empty, a, b))
+            {
                 continue;
             }
             let cols = columns(line & base);
             if cols & cols.wrapping_sub(1) == 0 {
                 // no base cell, or one: S takes it first
-                return i32::MAX;
+                return Err(Some(line));
             }
             needs[n] = cols;
             n += 1;
         }
         let mut partner = [u8::MAX; 16];
-        if !pair_up(self.odd & !blocked, &needs[..n], &mut partner) {
-            return i32::MAX;
+        if !pair_up(
+            self.odd & !blocked & !levelled.columns,
+            &needs[..n],
+            &mut partner,
+        ) {
+            return Err(None);
         }
-        conclusion
+        Ok(conclusion)
     }
+}
+
+/// Whether the empty cells `cells` of a line hold two cells on the same level in the columns
+/// `a` and `b`.
+fn holds_level_pair(cells: u64, a: u8, b: u8) -> bool {
+    const LANE_BASES: u64 = 0x0001_0001_0001_0001;
+    (cells >> a) & (cells >> b) & LANE_BASES != 0
 }
 
 /// Whether the line `line` has a cell above each of the cells `cells` in their columns, so that
@@ -235,13 +319,15 @@ mod tests {
     #[test]
     fn bounds_hold_and_each_pairing_decides_positions() {
         let mut seed = 0x9a1e_d0c5_3b7f_0042u64;
-        let without = |baseinverse, blocking, aftereven| Strategies {
+        let without = |baseinverse, blocking, aftereven, levelling| Strategies {
             baseinverse,
             blocking,
             aftereven,
+            levelling,
         };
-        // [any bound, a loss proved, baseinverse needed, blocking needed, aftereven needed]
-        let mut seen = [0; 5];
+        // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed,
+        // aftereven needed]
+        let mut seen = [0; 6];
         for _ in 0..6000 {
             let empties = 9 + (rng(&mut seed) % 3) as u32;
             let g = careful_random(Rules::Sogo, empties, &mut seed);
@@ -253,11 +339,12 @@ mod tests {
             assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
             seen[0] += 1;
             seen[1] += (b < 0) as usize;
-            seen[2] += (bound(&g, without(false, true, true)) > b) as usize;
-            seen[3] += (bound(&g, without(true, false, true)) > b) as usize;
-            seen[4] += (bound(&g, without(true, true, false)) > b) as usize;
+            seen[2] += (bound(&g, without(false, true, true, true)) > b) as usize;
+            seen[3] += (bound(&g, without(true, false, true, true)) > b) as usize;
+            seen[4] += (bound(&g, without(true, true, true, false)) > b) as usize;
+            seen[5] += (bound(&g, without(true, true, false, true)) > b) as usize;
         }
-        assert!(seen[..4].iter().all(|&n| n >= 20), "{seen:?}");
+        assert!(seen[..5].iter().all(|&n| n >= 20), "{seen:?}");
     }
 
     /// A position with `empties` empty cells after plausible play from the empty board: one of
@@ -280,35 +367,47 @@ mod tests {
         (g.winning_moves() == 0).then_some(g)
     }
 
-    /// Aftereven decides positions only with more empty cells than plain minimax can take, so
-    /// there the reference is alpha-beta without static bounds (itself checked against minimax).
+    /// Aftereven and level pairs decide positions mostly with more empty cells than plain
+    /// minimax can take, so there the reference is alpha-beta without static bounds (itself
+    /// checked against minimax).
     #[test]
-    fn aftereven_holds_against_search_without_bounds() {
+    fn aftereven_and_levelling_hold_against_search_without_bounds() {
         let table = MemoryTable::with_bytes(16 << 20);
         let mut seed = 0x0af7_e2e0_0000_0017u64;
         let no_aftereven = Strategies {
             aftereven: false,
             ..Strategies::ALL
         };
-        let mut decided = 0;
+        let no_levelling = Strategies {
+            levelling: false,
+            ..Strategies::ALL
+        };
+        // positions decided only with aftereven, only with level pairs
+        let mut decided = [0; 2];
         for _ in 0..100_000 {
             let empties = 13 + (rng(&mut seed) % 8) as u32;
             let Some(g) = plausible(empties, &mut seed) else {
                 continue;
             };
             let b = bound(&g, Strategies::ALL);
-            if b == i32::MAX || bound(&g, no_aftereven) == b {
+            if b == i32::MAX {
+                continue;
+            }
+            let needs = [bound(&g, no_aftereven) > b, bound(&g, no_levelling) > b];
+            if !needs.contains(&true) {
                 continue;
             }
             table.clear();
             let mut plain = Searcher::new(&table).with_options(Options::baseline());
             let v = plain.solve(&g, Depth::Weak).unwrap().signum();
             assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
-            decided += 1;
-            if decided == 40 {
+            for (count, needed) in decided.iter_mut().zip(needs) {
+                *count += needed as usize;
+            }
+            if decided.iter().all(|&n| n >= 30) {
                 break;
             }
         }
-        assert!(decided >= 20, "{decided}");
+        assert!(decided.iter().all(|&n| n >= 20), "{decided:?}");
     }
 }
