@@ -853,6 +853,12 @@ impl Game for Cube {
     }
 
     #[inline]
+    fn bounds_may_prove_loss_after_move(&self) -> bool {
+        // only Sogo's pairing strategies prove losses, and bounds start at BOUNDS_FROM_PLY
+        self.rules == Rules::Sogo && self.ply + 1 >= BOUNDS_FROM_PLY
+    }
+
+    #[inline]
     fn static_bounds(&self) -> (i32, i32) {
         if self.ply < BOUNDS_FROM_PLY {
             return (i32::MIN, i32::MAX);

@@ -120,6 +120,13 @@ pub trait Game: Clone + Copy + Send + Sync {
     fn static_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
+    /// Whether [`Game::static_bounds`] may prove, after some move from here, that the side
+    /// then to move loses. Searches try every move for such a proof only where it can succeed:
+    /// the tries cost a play and a bound each.
+    #[inline]
+    fn bounds_may_prove_loss_after_move(&self) -> bool {
+        false
+    }
 
     /// Score of winning with the next stone of the side to move.
     #[inline]

@@ -693,6 +693,21 @@ impl<'t> ProofSearch<'t> {
         if !attacker_to_move && hi < 0 {
             return Ok(FAILS);
         }
+        // A move after which the defender's static bounds prove his loss (Sogo's pairing
+        // strategies with the attacker as follower): a win found without a forcing-win search
+        // or an expansion. Sogo, pn 2 threads: showcase 29.4 M -> 14.4 M nodes (16.1 s ->
+        // 11.6-12.2 s), a 20-stone plausible-play position 29.9 M -> 12.9 M (18.2 s -> 12.1 s),
+        // p0_18 1.2-1.4 M -> 0.65 M; p2_18 and preset3 ~20% slower (0.9 -> 1.0 s, 1.2 -> 1.4 s).
+        if attacker_to_move
+            && g.bounds_may_prove_loss_after_move()
+            && Bits(moves).any(|mv| {
+                let mut child = *g;
+                child.play(mv);
+                child.static_bounds().1 < 0
+            })
+        {
+            return Ok(SUCCEEDS);
+        }
         if attacker_to_move && !no_forcing_win && self.forcing.wins(g) {
             self.forcing_wins += 1;
             return Ok(SUCCEEDS);
