@@ -132,8 +132,10 @@ struct Levelled {
 /// threads (nodes): without levelling / 1 pair / 2 pairs, preset3 2.50-2.53 M / 2.02-2.37 M /
 /// 2.27-2.38 M, p0_18 1.46-1.51 M / 1.14-1.16 M / 1.09-1.40 M, showcase 29.9-30.7 M / 28.3-29.4 M
 /// / 28.8-29.2 M (16.7-17.8 s / 16.8-17.0 s / 15.7-17.1 s); plausible-play position
-/// `0x0200060088001419:0x0000000016188b04` 35.5 M, 21.6 s without, 29.0 M, 18.7 s with 2 pairs.
-const LEVEL_PAIRS: usize = 2;
+/// `0x0200060088001419:0x0000000016188b04` 35.5 M, 21.6 s without, 29.0 M, 18.7 s with 2 pairs;
+/// `0x10081000040a404d:0x0040044810419402` (22 stones) 377 M, 194 s / 342 M, 190 s / 417 M, 245 s:
+/// the second pair's tries cost more than they save there.
+const LEVEL_PAIRS: usize = 1;
 
 /// Why a choice of pairings failed: `Some(line)`, a line S may still complete (levelling two of
 /// its columns might refute it), or `None` (the baseinverse matching failed).
