@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use zugzwang::game::symmetry::{min192, min8};
 use zugzwang::game::{Bits, Cube, Game, Rules};
+use zugzwang::search::order;
 use zugzwang::search::proof::{
     DEFAULT_GRAVITY_ENDGAME, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
 };
@@ -320,21 +321,9 @@ fn careful_random(plies: u32, seed: &mut u64) -> Cube {
 /// non-losing moves the move ordering ranks highest (seed 003's weights and ours), at random;
 /// restarts if a game ends early or the side to move can win at once.
 fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
-    'retry: loop {
-        let mut g = Cube::new(Rules::Sogo);
-        let mut moves = Vec::new();
-        while g.ply() < plies {
-            let safe = g.non_losing_moves();
-            if safe == 0 || g.winning_moves() != 0 {
-                continue 'retry;
-            }
-            let mut ranked: Vec<u64> = Bits(safe).collect();
-            ranked.sort_by_key(|&mv| std::cmp::Reverse(g.move_score(mv)));
-            let mv = ranked[(xorshift(seed) % ranked.len().min(3) as u64) as usize];
-            g.play(mv);
-            moves.push(mv);
-        }
-        if g.winning_moves() == 0 && g.non_losing_moves() != 0 {
+    let start = Cube::new(Rules::Sogo);
+    loop {
+        if let Some(moves) = order::plausible_line(&start, plies, 3, || xorshift(seed)) {
             return moves;
         }
     }

@@ -1264,7 +1264,7 @@ pub(crate) mod tests {
                 checked[(hi == 0) as usize + 2 * (hi < 0) as usize] += 1;
             }
         }
-        // both conclusions of the follow-up rule are met often enough to be tested
+        // both conclusions of the pairing strategies (cannot win, loses) are met often enough
         assert!(checked[1] > 20 && checked[2] > 20, "{checked:?}");
     }
 

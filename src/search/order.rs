@@ -65,3 +65,31 @@ impl MoveList {
         &self.moves[..self.len]
     }
 }
+
+/// A game of *plausible play* from `start`: `plies` stones in total, each one of the `width`
+/// best non-losing moves by [`Game::move_score`], picked by `next` (a random source). The
+/// moves, or `None` if the game ends, or leaves the side to move a win or no safe move, first.
+/// Careful random play blunders early; positions from plausible play keep the long lines and
+/// parity fights of real games, so the Sogo cost forecast (`benches/cube.rs`) follows them and
+/// the tests of the rules that need long lines (`game::pairing`) draw from them.
+pub fn plausible_line<G: Game>(
+    start: &G,
+    plies: u32,
+    width: usize,
+    mut next: impl FnMut() -> u64,
+) -> Option<Vec<u64>> {
+    let mut g = *start;
+    let mut moves = Vec::new();
+    while g.ply() < plies {
+        let safe = g.non_losing_moves();
+        if safe == 0 || g.winning_moves() != 0 {
+            return None;
+        }
+        let mut ranked: Vec<u64> = Bits(safe).collect();
+        ranked.sort_by_key(|&mv| std::cmp::Reverse(g.move_score(mv)));
+        let mv = ranked[(next() % ranked.len().min(width) as u64) as usize];
+        g.play(mv);
+        moves.push(mv);
+    }
+    (g.winning_moves() == 0 && g.non_losing_moves() != 0).then_some(moves)
+}
