@@ -3,12 +3,14 @@
 //! The rules live in [`game`] (Connect Four of any size that fits 64 bits; the 4x4x4 games Sogo
 //! and Qubic), each implementing one [`game::Game`] trait of bitboard questions. One
 //! game-independent [`search`] (alpha-beta negamax with null-window score narrowing) solves them
-//! all, remembering what it proved in a [`search::Table`]; [`record`] writes the reproducible
-//! record of every long solve to `solve-runs/`.
+//! all, remembering what it proved in a [`search::Table`] or the on-disk [`store`]. Front ends
+//! (the command line, benchmarks, the audit in `verify/`) ask through one API, [`solver`];
+//! [`record`] writes the reproducible record of every long solve to `solve-runs/`.
 #![deny(missing_docs)]
 
 pub mod game;
 pub mod record;
 pub mod search;
+pub mod solver;
 pub mod store;
 pub mod threats;

@@ -1,18 +1,96 @@
 //! Records of reproduced results in `solve-runs/`: one JSON file per solve, with everything needed
 //! to judge and repeat it (what was asked, what came out, what it cost, on which machine and commit).
 
+use crate::solver::{Engine, GameSpec, KeyMode, Mode, Solution};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// The game of a record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameName {
+    /// Connect Four (any size).
+    #[default]
+    Connect4,
+    /// Sogo (4x4x4 with gravity).
+    Sogo,
+    /// Qubic (4x4x4 without gravity).
+    Qubic,
+}
+
+/// The rule variant of a record's game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// The game's standard rules.
+    #[default]
+    Standard,
+    /// Sogo `-g`: creating a poison wins.
+    Poison,
+}
+
+impl GameName {
+    /// `connect4`, `sogo` or `qubic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Connect4 => "connect4",
+            GameName::Sogo => "sogo",
+            GameName::Qubic => "qubic",
+        }
+    }
+}
+
+impl fmt::Display for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a records directory could not be read.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The directory or a file in it could not be read.
+    Io(PathBuf, std::io::Error),
+    /// A `.json` file is not a solve record.
+    NotARecord(PathBuf, serde_json::Error),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            RecordError::NotARecord(p, e) => {
+                write!(f, "{} is not a solve record: {e}", p.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RecordError::Io(_, e) => Some(e),
+            RecordError::NotARecord(_, e) => Some(e),
+        }
+    }
+}
 
 /// One reproduced result.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Record {
-    /// `connect4`, `sogo` or `qubic`.
-    pub game: String,
-    /// Board size (`7x6`) or variant (`4x4x4`, `4x4x4 -g`).
+    /// The game.
+    pub game: GameName,
+    /// Board size (`7x6`, `4x4x4`).
     pub size: String,
+    /// The rule variant (Sogo `-g` is `poison`).
+    #[serde(default)]
+    pub rules: Variant,
     /// `strong` (exact score) or `weak` (win/draw/loss).
-    pub mode: String,
+    pub mode: Option<Mode>,
+    /// The search engine (absent in records older than the field).
+    #[serde(default)]
+    pub engine: Option<Engine>,
     /// The position solved, in the game's move notation (empty = the start).
     pub moves: String,
     /// `win`, `draw` or `loss` for the side to move.
@@ -29,8 +107,17 @@ pub struct Record {
     pub cpu_seconds: f64,
     /// Search threads.
     pub threads: usize,
-    /// Memory given to the transposition table, in bytes.
+    /// Memory given to the tables, in bytes.
     pub table_bytes: u64,
+    /// Seed of the key hash (absent in records older than the field).
+    #[serde(default)]
+    pub hash_seed: Option<u64>,
+    /// How positions were keyed (absent in records older than the field: sound).
+    #[serde(default)]
+    pub key_mode: KeyMode,
+    /// The position store directory used, if any.
+    #[serde(default)]
+    pub table: Option<String>,
     /// CPU model and core count.
     pub machine: String,
     /// Crate version.
@@ -42,6 +129,50 @@ pub struct Record {
 }
 
 impl Record {
+    /// The record of a solve that took `wall_seconds` and `cpu_seconds` of this process.
+    pub fn of(game: GameSpec, solution: &Solution, wall_seconds: f64, cpu_seconds: f64) -> Self {
+        let (name, rules) = match game {
+            GameSpec::Connect4 { .. } => (GameName::Connect4, Variant::Standard),
+            GameSpec::Cube(crate::game::Rules::Sogo) => (GameName::Sogo, Variant::Standard),
+            GameSpec::Cube(crate::game::Rules::SogoPoison) => (GameName::Sogo, Variant::Poison),
+            GameSpec::Cube(crate::game::Rules::Qubic) => (GameName::Qubic, Variant::Standard),
+        };
+        let s = &solution.settings;
+        Record {
+            game: name,
+            size: solution.size.clone(),
+            rules,
+            mode: Some(s.mode),
+            engine: Some(s.engine),
+            moves: solution.moves.clone(),
+            value: solution.value.into(),
+            score: solution.score,
+            best_moves: solution.best_moves.clone(),
+            nodes: solution.nodes,
+            wall_seconds,
+            cpu_seconds,
+            threads: s.threads,
+            table_bytes: s.mem_bytes,
+            hash_seed: Some(s.hash_seed),
+            key_mode: s.key_mode,
+            table: solution.table.as_ref().map(|t| t.dir.clone()),
+            ..Record::default()
+        }
+    }
+
+    /// `strong`, `weak`, or `?` for a record without a mode.
+    pub fn mode_name(&self) -> &'static str {
+        self.mode.map_or("?", Mode::name)
+    }
+
+    /// The game as the results table names it: `sogo -g` for the poison rule.
+    pub fn game_label(&self) -> String {
+        match self.rules {
+            Variant::Standard => self.game.to_string(),
+            Variant::Poison => format!("{} -g", self.game),
+        }
+    }
+
     /// Fills in where and when the run happened: machine, crate version, the commit the binary
     /// was built from, and the time now. Callers describe the run; this describes the context.
     pub fn stamped(mut self) -> Self {
@@ -67,10 +198,10 @@ impl Record {
         let stamp = clean(&self.finished);
         format!(
             "{}-{}-{}-{}-{}.json",
-            self.game,
+            clean(&self.game_label()),
             clean(&self.size),
             moves.chars().take(40).collect::<String>(),
-            self.mode,
+            self.mode_name(),
             stamp
         )
     }
@@ -156,24 +287,24 @@ pub fn now_utc() -> String {
 
 /// Every record in `dir` (files ending in `.json`), sorted by game, size and finishing time.
 /// Files that are not records are reported by name rather than skipped silently.
-pub fn load_dir(dir: &Path) -> Result<Vec<Record>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+pub fn load_dir(dir: &Path) -> Result<Vec<Record>, RecordError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| RecordError::Io(dir.to_path_buf(), e))?;
     let mut records = Vec::new();
     for entry in entries {
         let path = entry
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .map_err(|e| RecordError::Io(dir.to_path_buf(), e))?
             .path();
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let rec: Record = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a solve record: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| RecordError::Io(path.clone(), e))?;
+        let rec: Record =
+            serde_json::from_str(&text).map_err(|e| RecordError::NotARecord(path.clone(), e))?;
         records.push(rec);
     }
-    records.sort_by(|a, b| (&a.game, &a.size, &a.finished).cmp(&(&b.game, &b.size, &b.finished)));
+    records.sort_by(|a, b| {
+        (a.game, a.rules, &a.size, &a.finished).cmp(&(b.game, b.rules, &b.size, &b.finished))
+    });
     Ok(records)
 }
 
@@ -191,10 +322,10 @@ pub fn markdown_table(records: &[Record]) -> String {
         };
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {:+} | {} | {} | {:.1} | {:.1} | {} | {} MiB | {} |\n",
-            r.game,
+            r.game_label(),
             r.size,
             position,
-            r.mode,
+            r.mode_name(),
             r.value,
             r.score,
             r.best_moves.join(" "),
@@ -215,9 +346,9 @@ mod tests {
 
     fn sample() -> Record {
         Record {
-            game: "connect4".into(),
+            game: GameName::Connect4,
             size: "7x6".into(),
-            mode: "strong".into(),
+            mode: Some(Mode::Strong),
             moves: String::new(),
             value: "win".into(),
             score: 1,
@@ -231,7 +362,17 @@ mod tests {
             version: "0".into(),
             commit: "0123456789abcdef".into(),
             finished: "2026-11-22T00:00:00Z".into(),
+            ..Record::default()
         }
+    }
+
+    #[test]
+    fn every_record_in_solve_runs_still_reads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("solve-runs");
+        let records = load_dir(&dir).unwrap();
+        assert!(records.len() >= 10, "{} records", records.len());
+        assert!(records.iter().all(|r| r.mode.is_some()));
+        assert!(records.iter().any(|r| r.game == GameName::Sogo));
     }
 
     #[test]
@@ -255,7 +396,7 @@ mod tests {
     fn a_foreign_json_file_is_named() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("x.json"), "{}").unwrap();
-        let err = load_dir(dir.path()).unwrap_err();
+        let err = load_dir(dir.path()).unwrap_err().to_string();
         assert!(err.contains("x.json"), "{err}");
     }
 }

@@ -2,9 +2,12 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use zugzwang::solver::budget::quarter_of_ram;
+use zugzwang::solver::{Control, Memory, SolveError};
+
 use std::time::{Duration, Instant};
+pub use zugzwang::solver::budget::human_bytes;
 
 /// A failure shown to the user as one line, with the exit status it maps to.
 #[derive(Debug)]
@@ -13,6 +16,8 @@ pub enum CliError {
     BadInput(String),
     /// Something outside the input failed: a file, the disk (exit status 1).
     Failed(String),
+    /// The solve was stopped before it decided the position: time limit (exit status 3).
+    Undecided(String),
 }
 
 impl CliError {
@@ -21,6 +26,7 @@ impl CliError {
         match self {
             CliError::BadInput(_) => super::EXIT_BAD_INPUT,
             CliError::Failed(_) => 1,
+            CliError::Undecided(_) => super::EXIT_UNDECIDED,
         }
     }
 }
@@ -28,76 +34,27 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::BadInput(s) | CliError::Failed(s) => f.write_str(s),
+            CliError::BadInput(s) | CliError::Failed(s) | CliError::Undecided(s) => f.write_str(s),
         }
     }
 }
 
 /// Parses a byte size such as `512M`, `8G`, `1.5G` or a plain number of bytes; `auto` is a
-/// quarter of the machine's RAM, at most 8 GiB (pages are only used as the search touches them).
+/// quarter of the machine's RAM, at most 8 GiB.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    if t == "auto" {
-        let ram = physical_memory().unwrap_or(4 << 30);
-        return Ok((ram / 4).min(8 << 30));
+    match Memory::parse(text).map_err(|e| e.to_string())? {
+        Memory::Auto => Ok(quarter_of_ram(8 << 30)),
+        Memory::Bytes(b) => Ok(b),
     }
-    let (num, mult) = match t.chars().last() {
-        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('m' | 'M') => (&t[..t.len() - 1], 1u64 << 20),
-        Some('g' | 'G') => (&t[..t.len() - 1], 1u64 << 30),
-        Some('t' | 'T') => (&t[..t.len() - 1], 1u64 << 40),
-        _ => (t, 1),
-    };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size (examples: 512M, 8G)"))?;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(format!("'{text}' is not a positive size"));
-    }
-    Ok((v * mult as f64) as u64)
 }
 
-/// Physical memory of the machine in bytes (from `/proc/meminfo`), if known.
-pub fn physical_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Checks a memory budget against the machine: refuses budgets larger than 90% of RAM or below
-/// one kilobyte, with a one-line reason.
-pub fn check_memory_budget(bytes: u64) -> Result<u64, CliError> {
-    if bytes < 1024 {
-        return Err(CliError::BadInput(format!(
-            "memory budget of {bytes} bytes is too small (minimum 1K)"
-        )));
-    }
-    if let Some(total) = physical_memory() {
-        if bytes > total / 10 * 9 {
-            return Err(CliError::BadInput(format!(
-                "memory budget of {} is impossible: this machine has {} of RAM",
-                human_bytes(bytes),
-                human_bytes(total)
-            )));
+impl From<SolveError> for CliError {
+    fn from(e: SolveError) -> Self {
+        match e {
+            SolveError::BadInput(m) => CliError::BadInput(m),
+            e @ SolveError::Stopped { .. } => CliError::Undecided(e.to_string()),
+            e => CliError::Failed(e.to_string()),
         }
-    }
-    Ok(bytes)
-}
-
-/// `1.5 GiB`-style rendering.
-pub fn human_bytes(b: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < units.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", units[u])
     }
 }
 
@@ -111,8 +68,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Starts displaying `counter` (nodes) under `label`.
-    pub fn start(label: &str, counter: Arc<AtomicU64>) -> Self {
+    /// Starts displaying the nodes of `control` under `label`; `quiet` shows nothing.
+    pub fn start(label: &str, control: Arc<Control>, quiet: bool) -> Self {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
             ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
@@ -127,9 +84,17 @@ impl Progress {
         } else {
             Duration::from_millis(200)
         };
+        if quiet {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+            return Progress {
+                bar,
+                stop: None,
+                thread: None,
+            };
+        }
         let thread = std::thread::spawn(move || {
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(tick) {
-                let n = counter.load(Ordering::Relaxed);
+                let n = control.nodes();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 let msg = format!("{label}: {n} nodes, {:.2} M nodes/s", n as f64 / secs / 1e6);
                 if plain {
@@ -155,23 +120,6 @@ impl Drop for Progress {
             let _ = t.join();
         }
         self.bar.finish_and_clear();
-    }
-}
-
-/// A memory table of the budget `mem` (`512M`, `4G`, `auto`), refused with one line if the size is
-/// malformed or larger than the machine can give.
-pub fn make_table(mem: &str) -> Result<zugzwang::search::MemoryTable, CliError> {
-    let bytes = parse_bytes(mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))?;
-    let bytes = check_memory_budget(bytes)?;
-    Ok(zugzwang::search::MemoryTable::with_bytes(bytes as usize))
-}
-
-/// `win`, `draw` or `loss` for a score's sign: the `value` field of every JSON answer.
-pub fn value_word(score: i32) -> &'static str {
-    match score.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
     }
 }
 

@@ -1,12 +1,20 @@
-//! Command-line parsing and dispatch. Each game's commands live in their own module.
+//! Command-line parsing and reporting. Every game goes through one pipeline: arguments →
+//! library request ([`zugzwang::solver`]) → answer → report and record. No game logic and no
+//! game defaults live here.
 
+mod args;
+mod batch;
 mod common;
-mod connect4;
-mod cube;
+mod report;
 mod runs;
+mod show;
 mod table;
 
+use args::GameArgs;
 use clap::{Parser, Subcommand};
+use common::{CliError, Progress};
+use std::sync::Arc;
+use zugzwang::solver::{Control, Question, Solver};
 
 /// Exhaustive solver and proof tool for connection games with and without gravity.
 #[derive(Parser)]
@@ -18,15 +26,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve a position: value, exact score, best moves.
+    /// Solve a position: value, exact score where asked, best moves.
     Solve {
         #[command(subcommand)]
-        game: SolveGame,
+        game: GameArgs,
     },
-    /// The exact score of every legal move of a position.
+    /// The value of every legal move of a position.
     Analyze {
         #[command(subcommand)]
-        game: AnalyzeGame,
+        game: GameArgs,
     },
     /// Print the results table (markdown) from the solve records in a directory.
     Runs(runs::RunsArgs),
@@ -38,73 +46,26 @@ enum Command {
     /// Draw a position (4x4x4: the four levels side by side, threats and poisons marked).
     Show {
         #[command(subcommand)]
-        game: ShowGame,
+        game: show::ShowGame,
     },
-}
-
-#[derive(Subcommand)]
-enum ShowGame {
-    /// Sogo (4x4x4 with gravity; -g poison rule, -q for Qubic).
-    Sogo(cube::ShowArgs),
-    /// Qubic (4x4x4 without gravity).
-    Qubic(cube::ShowArgs),
-}
-
-#[derive(Subcommand)]
-enum SolveGame {
-    /// Connect Four (default 7x6).
-    Connect4(connect4::SolveArgs),
-    /// Sogo (4x4x4 with gravity; -g poison rule, -q for Qubic).
-    Sogo(cube::SolveArgs),
-    /// Qubic (4x4x4 without gravity).
-    Qubic(cube::SolveArgs),
-}
-
-#[derive(Subcommand)]
-enum AnalyzeGame {
-    /// Connect Four (default 7x6).
-    Connect4(connect4::AnalyzeArgs),
-    /// Sogo (4x4x4 with gravity).
-    Sogo(cube::SolveArgs),
-    /// Qubic (4x4x4 without gravity).
-    Qubic(cube::SolveArgs),
 }
 
 /// Exit status for bad input (matches clap's own usage errors).
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit status when a batch found a score different from the expected one.
 pub const EXIT_MISMATCH: i32 = 1;
+/// Exit status when a solve stopped (time limit) before deciding the position.
+pub const EXIT_UNDECIDED: i32 = 3;
 
 /// Runs the command line; returns the process exit status.
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve {
-            game: SolveGame::Connect4(args),
-        } => connect4::solve(&args),
-        Command::Analyze {
-            game: AnalyzeGame::Connect4(args),
-        } => connect4::analyze(&args),
+        Command::Solve { game } => solve(&game, Question::Value),
+        Command::Analyze { game } => solve(&game, Question::Analyze),
         Command::Runs(args) => runs::runs(&args),
         Command::Table { command } => table::run(&command),
-        Command::Solve {
-            game: SolveGame::Sogo(args),
-        } => cube::solve(&args, false),
-        Command::Solve {
-            game: SolveGame::Qubic(args),
-        } => cube::solve(&args, true),
-        Command::Analyze {
-            game: AnalyzeGame::Sogo(args),
-        } => cube::analyze(&args, false),
-        Command::Analyze {
-            game: AnalyzeGame::Qubic(args),
-        } => cube::analyze(&args, true),
-        Command::Show {
-            game: ShowGame::Sogo(args),
-        } => cube::show(&args, false),
-        Command::Show {
-            game: ShowGame::Qubic(args),
-        } => cube::show(&args, true),
+        Command::Show { game } => show::show(&game),
     };
     match result {
         Ok(code) => code,
@@ -113,4 +74,40 @@ pub fn run() -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// `solve` and `analyze` for every game: parse, ask the library, report, record.
+fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
+    let (spec, position, opts) = game.parts()?;
+    if let Some(file) = &opts.batch {
+        if question == Question::Analyze {
+            return Err(CliError::BadInput("--batch works with solve only".into()));
+        }
+        return batch::run(spec, opts, file);
+    }
+    let request = opts.request(spec, position, question)?;
+    let mut solver = Solver::new(spec, request.config.clone())?;
+    if let Some(dir) = &request.table {
+        solver = solver.with_table(dir, position)?;
+    }
+    let control = Arc::new(Control::new());
+    let cpu0 = zugzwang::record::process_cpu_seconds();
+    let solved = {
+        let label = match question {
+            Question::Value => "solving",
+            Question::Analyze => "analyzing",
+        };
+        let _progress = Progress::start(label, control.clone(), opts.quiet || opts.json);
+        solver.solve(position, question, request.time_limit, &control)
+    };
+    let solution = solved?;
+    let cpu = zugzwang::record::process_cpu_seconds() - cpu0;
+    if opts.verbose {
+        report::print_probes(&solution.probes);
+    }
+    report::print(&solution, opts.json);
+    if let Some(dir) = &opts.record {
+        report::record(dir, spec, &solution, cpu)?;
+    }
+    Ok(0)
 }

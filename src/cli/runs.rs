@@ -14,7 +14,8 @@ pub struct RunsArgs {
 
 /// Prints the markdown table of every record in the directory.
 pub fn runs(args: &RunsArgs) -> Result<i32, CliError> {
-    let records = zugzwang::record::load_dir(&args.dir).map_err(CliError::BadInput)?;
+    let records =
+        zugzwang::record::load_dir(&args.dir).map_err(|e| CliError::BadInput(e.to_string()))?;
     print!("{}", zugzwang::record::markdown_table(&records));
     Ok(0)
 }

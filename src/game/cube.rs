@@ -421,6 +421,28 @@ impl Cube {
     /// (White moves first). Refuses overlaps, impossible counts, floating stones (Sogo), boards
     /// where a side has already won (and, in `-g`, boards with a poison: the game would be over).
     pub fn from_masks(rules: Rules, white: u64, black: u64) -> Result<Self, CubeError> {
+        Cube::from_masks_checked(rules, white, black, false)
+    }
+
+    /// Like [`Cube::parse`], but a board on which the side that moved last has won (a line;
+    /// under `-g` also a poison) is a finished game, not an error: the solver answers it with
+    /// its value. A board on which the side *to move* has won is still refused: the game
+    /// would have ended before the other side's last stone.
+    pub fn parse_finished(rules: Rules, text: &str) -> Result<Self, CubeError> {
+        let t = text.trim();
+        if t.starts_with("0x") || t.starts_with("0X") || t.contains(':') {
+            let (w, b) = Cube::hex_masks(t)?;
+            return Cube::from_masks_checked(rules, w, b, true);
+        }
+        Cube::parse(rules, t)
+    }
+
+    fn from_masks_checked(
+        rules: Rules,
+        white: u64,
+        black: u64,
+        finished_ok: bool,
+    ) -> Result<Self, CubeError> {
         if white & black != 0 {
             return Err(CubeError(format!(
                 "white and black share cells {:#x}",
@@ -445,6 +467,15 @@ impl Cube {
             }
         }
         let g = Cube::from_masks_unchecked(rules, white, black, nw + nb);
+        if finished_ok && g.last_mover_won() {
+            let mover = 1 - g.side();
+            let other = 1 - mover;
+            let other_won =
+                g.has_line(other) || (rules == Rules::SogoPoison && g.has_poison(other));
+            if !other_won {
+                return Ok(g);
+            }
+        }
         for (p, name) in [(0, "white"), (1, "black")] {
             if g.has_line(p) {
                 return Err(CubeError(format!(
@@ -462,6 +493,12 @@ impl Cube {
 
     /// Parses `0xWHITE:0xBLACK`.
     pub fn from_hex(rules: Rules, text: &str) -> Result<Self, CubeError> {
+        let (w, b) = Cube::hex_masks(text)?;
+        Cube::from_masks(rules, w, b)
+    }
+
+    /// The two masks of `0xWHITE:0xBLACK`, unchecked.
+    fn hex_masks(text: &str) -> Result<(u64, u64), CubeError> {
         let t = text.trim();
         let (w, b) = t.split_once(':').ok_or_else(|| {
             CubeError(format!(
@@ -480,7 +517,7 @@ impl Cube {
                 ))
             })
         };
-        Cube::from_masks(rules, parse(w, 0)?, parse(b, 1)?)
+        Ok((parse(w, 0)?, parse(b, 1)?))
     }
 
     /// Parses a move string: Sogo columns (`a1 b2 b2`) or Qubic cells (`a11 b23`), separators

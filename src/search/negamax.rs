@@ -24,6 +24,9 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     pub nodes: u64,
     /// Set from outside to stop a search early; a stopped search returns no result.
     stop: Option<&'t AtomicBool>,
+    /// A second stop flag: the caller's cancellation, beside a parallel search's own flag
+    /// (which ends the helpers when one thread has answered a probe).
+    abort: Option<&'t AtomicBool>,
     /// Shared node counter for progress displays, advanced every 65,536 nodes.
     progress: Option<&'t AtomicU64>,
     options: Options,
@@ -97,6 +100,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             table,
             nodes: 0,
             stop: None,
+            abort: None,
             progress: None,
             options: Options::default(),
             probes: Vec::new(),
@@ -144,6 +148,13 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         self
     }
 
+    /// Lets the caller stop this search by setting `flag`, independently of
+    /// [`Searcher::with_stop`] (a parallel search uses that one for itself).
+    pub fn with_abort(mut self, flag: &'t AtomicBool) -> Self {
+        self.abort = Some(flag);
+        self
+    }
+
     /// Checks children's table entries before searching (enhanced transposition cutoff) only at
     /// nodes with at least `empty` empty cells. Games with costly keys (the 4x4x4 symmetry
     /// canonical forms) want it only near the root.
@@ -178,10 +189,9 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             if let Some(counter) = self.progress {
                 counter.fetch_add(0x10000, Ordering::Relaxed);
             }
-            if let Some(flag) = self.stop {
-                if flag.load(Ordering::Relaxed) {
-                    return Err(Stopped);
-                }
+            let raised = |f: Option<&AtomicBool>| f.is_some_and(|f| f.load(Ordering::Relaxed));
+            if raised(self.stop) || raised(self.abort) {
+                return Err(Stopped);
             }
         }
         let ply = g.ply() as i32;

@@ -2,12 +2,16 @@
 //! helpers with slightly perturbed move ordering near the root, all reading and writing one
 //! lock-free table. The first thread to finish a probe answers it and stops the others; what the
 //! others proved meanwhile stays in the table and speeds up the rest. The value is exactly the
-//! one-thread value (every thread runs the same exact search); only the node count varies.
+//! one-thread value (every thread runs the same exact search); only the node count varies. With
+//! one thread the search is exactly [`Searcher::solve`] followed by [`Searcher::achieves`] for
+//! each move, in move order: the same nodes.
 
 use super::negamax::{drive, Depth, Options, Probe, Searcher, Stopped};
 use super::table::Table;
+use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use rayon::prelude::*;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -16,12 +20,36 @@ use std::sync::Mutex;
 pub struct Solved {
     /// Exact score (strong) or its sign (weak).
     pub score: i32,
-    /// Every legal move (one-bit masks) that achieves the score.
+    /// The legal moves (one-bit masks) that achieve the score: all of them, or as many as the
+    /// caller asked for, in move order.
     pub best_moves: Vec<u64>,
     /// Nodes searched by all threads together.
     pub nodes: u64,
     /// The score driver's probes (nodes summed over threads).
     pub probes: Vec<Probe>,
+}
+
+/// The search threads could not be started.
+#[derive(Debug)]
+pub struct ThreadsError {
+    threads: usize,
+    source: rayon::ThreadPoolBuildError,
+}
+
+impl fmt::Display for ThreadsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot start {} search threads: {}",
+            self.threads, self.source
+        )
+    }
+}
+
+impl std::error::Error for ThreadsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }
 
 /// A parallel solver: `threads` searchers on one table.
@@ -31,15 +59,19 @@ pub struct ParallelSolver<'t, T: Table> {
     threads: usize,
     options: Options,
     progress: Option<&'t AtomicU64>,
+    abort: Option<&'t AtomicBool>,
+    /// Forcing-win tests (attacking moves per test, from how many empty cells), one search
+    /// per thread: see [`Searcher::with_forcing`].
+    forcing: Option<(u32, u32)>,
 }
 
 impl<'t, T: Table> ParallelSolver<'t, T> {
     /// A solver with `threads` threads (0 = one per core) on `table`.
-    pub fn new(table: &'t T, threads: usize) -> Result<Self, String> {
+    pub fn new(table: &'t T, threads: usize) -> Result<Self, ThreadsError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| format!("cannot start {threads} search threads: {e}"))?;
+            .map_err(|source| ThreadsError { threads, source })?;
         let threads = pool.current_num_threads();
         Ok(ParallelSolver {
             table,
@@ -47,6 +79,8 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
             threads,
             options: Options::default(),
             progress: None,
+            abort: None,
+            forcing: None,
         })
     }
 
@@ -58,6 +92,26 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
     /// Reports progress through `counter` (see [`Searcher::with_progress`]).
     pub fn with_progress(mut self, counter: &'t AtomicU64) -> Self {
         self.progress = Some(counter);
+        self
+    }
+
+    /// Lets the caller stop the solve by setting `flag`: [`ParallelSolver::solve`] then
+    /// returns [`Stopped`].
+    pub fn with_abort(mut self, flag: &'t AtomicBool) -> Self {
+        self.abort = Some(flag);
+        self
+    }
+
+    /// Uses `options` instead of the defaults.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Gives every thread a forcing-win search of `budget` attacking moves, tried at nodes
+    /// with at least `min_empty` empty cells (see [`Searcher::with_forcing`]).
+    pub fn with_forcing(mut self, budget: u32, min_empty: u32) -> Self {
+        self.forcing = Some((budget, min_empty));
         self
     }
 
@@ -74,11 +128,17 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         if let Some(p) = self.progress {
             s = s.with_progress(p);
         }
+        if let Some(a) = self.abort {
+            s = s.with_abort(a);
+        }
+        if let Some((budget, min_empty)) = self.forcing {
+            s = s.with_forcing(ForcingSearch::new(budget), min_empty);
+        }
         s
     }
 
     /// One null-window probe on every thread; the first answer wins.
-    fn probe<G: Game>(&self, g: &G, test: i32, nodes: &AtomicU64) -> i32 {
+    fn probe<G: Game>(&self, g: &G, test: i32, nodes: &AtomicU64) -> Result<i32, Stopped> {
         let stop = AtomicBool::new(false);
         let answer = Mutex::new(None);
         self.pool.scope(|scope| {
@@ -98,49 +158,100 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
                 });
             }
         });
-        let a = answer.into_inner().unwrap_or_else(|e| e.into_inner());
-        a.expect("a thread that is never stopped from outside always finishes")
+        // no answer: every thread was stopped, which only the caller's flag does
+        answer
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .ok_or(Stopped)
     }
 
-    /// Solves `g` and finds every best move (moves are checked in parallel, one per task).
-    pub fn solve<G: Game>(&self, g: &G, depth: Depth) -> Solved {
+    /// The score of `g` only (exact or its sign), without best moves.
+    pub fn score<G: Game>(&self, g: &G, depth: Depth) -> Result<(i32, u64), Stopped> {
         let nodes = AtomicU64::new(0);
-        let mut probes = Vec::new();
-        let score = drive(g, depth, |test| {
-            let before = nodes.load(Ordering::Relaxed);
-            let r = self.probe(g, test, &nodes);
-            probes.push(Probe {
-                test,
-                result: r,
-                nodes: nodes.load(Ordering::Relaxed) - before,
-            });
-            Ok::<i32, Stopped>(r)
-        })
-        .expect("never stopped");
+        let score = drive(g, depth, |test| self.probe(g, test, &nodes))?;
+        Ok((score, nodes.into_inner()))
+    }
+
+    /// Up to `best_limit` of the moves that keep `score`, the proven score of `g` (0: none;
+    /// `usize::MAX`: all), with the nodes spent. All best moves are checked in parallel, one
+    /// move per task; a limited number one after the other in move order, stopping at the
+    /// limit.
+    pub fn best_moves<G: Game>(
+        &self,
+        g: &G,
+        depth: Depth,
+        score: i32,
+        best_limit: usize,
+    ) -> Result<(Vec<u64>, u64), Stopped> {
         let target = match depth {
             Depth::Strong => score,
             Depth::Weak if score < 0 => -g.max_score(),
             Depth::Weak => score,
         };
+        let nodes = AtomicU64::new(0);
         let moves: Vec<u64> = Bits(g.playable()).collect();
         let never = AtomicBool::new(false);
-        let best_moves = self.pool.install(|| {
-            moves
-                .par_iter()
-                .filter(|&&mv| {
-                    let mut s = self.searcher(&never, 0);
-                    let ok = s.achieves(g, mv, target).expect("never stopped");
-                    nodes.fetch_add(s.nodes, Ordering::Relaxed);
-                    ok
-                })
-                .copied()
-                .collect()
-        });
-        Solved {
+        let achieves = |mv: u64| -> Result<bool, Stopped> {
+            let mut s = self.searcher(&never, 0);
+            let ok = s.achieves(g, mv, target);
+            nodes.fetch_add(s.nodes, Ordering::Relaxed);
+            ok
+        };
+        let best_moves = if best_limit == 0 {
+            Vec::new()
+        } else if best_limit >= moves.len() {
+            let checked: Vec<Result<bool, Stopped>> = self
+                .pool
+                .install(|| moves.par_iter().map(|&mv| achieves(mv)).collect());
+            let mut best = Vec::new();
+            for (&mv, ok) in moves.iter().zip(checked) {
+                if ok? {
+                    best.push(mv);
+                }
+            }
+            best
+        } else {
+            let mut best = Vec::new();
+            for &mv in &moves {
+                if best.len() >= best_limit {
+                    break;
+                }
+                if achieves(mv)? {
+                    best.push(mv);
+                }
+            }
+            best
+        };
+        Ok((best_moves, nodes.into_inner()))
+    }
+
+    /// Solves `g` and finds up to `best_limit` of its best moves (see
+    /// [`ParallelSolver::best_moves`]).
+    pub fn solve<G: Game>(
+        &self,
+        g: &G,
+        depth: Depth,
+        best_limit: usize,
+    ) -> Result<Solved, Stopped> {
+        let nodes = AtomicU64::new(0);
+        let mut probes = Vec::new();
+        let score = drive(g, depth, |test| {
+            let before = nodes.load(Ordering::Relaxed);
+            let r = self.probe(g, test, &nodes)?;
+            probes.push(Probe {
+                test,
+                result: r,
+                nodes: nodes.load(Ordering::Relaxed) - before,
+            });
+            Ok(r)
+        })?;
+        let (best_moves, best_nodes) = self.best_moves(g, depth, score, best_limit)?;
+        nodes.fetch_add(best_nodes, Ordering::Relaxed);
+        Ok(Solved {
             score,
             best_moves,
             nodes: nodes.into_inner(),
             probes,
-        }
+        })
     }
 }

@@ -90,7 +90,7 @@ fn parallel_solver_agrees_with_minimax_and_finds_exactly_the_best_moves() {
             continue;
         };
         table.clear();
-        let solved = solver.solve(&pos, Depth::Strong);
+        let solved = solver.solve(&pos, Depth::Strong, usize::MAX).unwrap();
         assert_eq!(solved.score, minimax(&pos), "5x4 '{moves}'");
         // a move is best exactly when plain minimax of the child gives the same score
         let mut best = Vec::new();

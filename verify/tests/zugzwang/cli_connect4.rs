@@ -56,7 +56,18 @@ fn move_after_the_game_is_won() {
         &["solve", "connect4", "12121213"],
         &["move 8", "column 3", "already won"],
     );
-    assert_bad_input(&["solve", "connect4", "1212121"], &["already won"]);
+}
+
+#[test]
+fn a_finished_game_is_answered() {
+    // the first player's four in column 1: the side to move has lost, exit status 0
+    let o = zugzwang(&["solve", "connect4", "1212121", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["game_over"], true);
+    assert_eq!(v["value"], "loss");
+    assert_eq!(v["score"], -18);
+    assert_eq!(v["nodes"], 0);
 }
 
 #[test]
@@ -195,7 +206,7 @@ fn record_is_written() {
     let rec: zugzwang::record::Record =
         serde_json::from_str(&std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap())
             .unwrap();
-    assert_eq!(rec.game, "connect4");
+    assert_eq!(rec.game, zugzwang::record::GameName::Connect4);
     assert_eq!(rec.size, "5x4");
     assert_eq!(rec.value, "draw");
     assert!(rec.nodes > 0);

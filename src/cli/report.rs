@@ -1,0 +1,90 @@
+//! Printing an answer: the human-readable form, or the library's JSON (the same field names
+//! as the web API), and the solve record.
+
+use super::common::{save_record, CliError};
+use zugzwang::search::Probe;
+use zugzwang::solver::{GameSpec, Solution};
+
+/// Prints a solution of `solve` or `analyze`.
+pub fn print(s: &Solution, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string(s).expect("serialisable"));
+        return;
+    }
+    print!("{}", s.board);
+    let side = if s.ply % 2 == 0 {
+        "X (first player)"
+    } else {
+        "O (second player)"
+    };
+    println!("game:       {} {}", s.game, s.size);
+    println!("to move:    {side}");
+    if s.game_over {
+        let why = if s.score == 0 {
+            "the board is full"
+        } else {
+            "the last move won"
+        };
+        println!("game over:  {why}");
+    }
+    if let Some(moves) = &s.move_scores {
+        for m in moves {
+            if s.weak {
+                println!("{:>5}  {}", m.r#move, m.value);
+            } else {
+                println!("{:>5}  {:<4} {:+}", m.r#move, m.value, m.score);
+            }
+        }
+    }
+    if !s.weak {
+        println!("score:      {:+}", s.score);
+    }
+    println!("value:      {}", s.value);
+    println!("best moves: {}", s.best_moves.join(" "));
+    if let Some(c) = s.proven_under_cap {
+        println!("proven:     under a cap of ply {c} (best moves: those that win by then)");
+    }
+    let secs = s.micros as f64 / 1e6;
+    println!("nodes:      {}", s.nodes);
+    println!(
+        "time:       {secs:.3} s ({:.2} M nodes/s, {} threads, {:?})",
+        s.nodes as f64 / secs.max(1e-9) / 1e6,
+        s.settings.threads,
+        s.settings.engine,
+    );
+    if let Some(t) = &s.table {
+        println!(
+            "table:      {}: {} runs, {} entries, {} disk hits",
+            t.dir, t.runs, t.entries, t.disk_hits
+        );
+    }
+}
+
+/// The score driver's probes, one line each, on stderr.
+pub fn print_probes(probes: &[Probe]) {
+    for p in probes {
+        let verdict = if p.result > p.test {
+            "above"
+        } else {
+            "at most"
+        };
+        eprintln!(
+            "probe: score > {:+}? {verdict} ({:+}), {} nodes",
+            p.test, p.result, p.nodes
+        );
+    }
+}
+
+/// Writes the record of `s` into `dir`.
+pub fn record(
+    dir: &std::path::Path,
+    game: GameSpec,
+    s: &Solution,
+    cpu_seconds: f64,
+) -> Result<(), CliError> {
+    let wall = s.micros as f64 / 1e6;
+    save_record(
+        dir,
+        zugzwang::record::Record::of(game, s, wall, cpu_seconds),
+    )
+}

@@ -1,0 +1,120 @@
+//! Watching and stopping a solve from another thread: the handle a front end keeps while the
+//! library searches (a progress display reads the node count, a web page's cancel button or a
+//! time budget raises the stop flag).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Why a solve stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// [`Control::cancel`] was called.
+    Cancelled,
+    /// The time limit passed.
+    TimeLimit,
+}
+
+/// Progress and cancellation of one solve at a time. Share it by reference with the thread
+/// that displays progress or cancels; the solving thread passes it to the solver.
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    reason: AtomicU8,
+    nodes: AtomicU64,
+}
+
+impl Control {
+    /// A fresh control: not stopped, no nodes.
+    pub fn new() -> Control {
+        Control::default()
+    }
+
+    /// Stops the solve as soon as the search looks at its flag (every few thousand nodes).
+    pub fn cancel(&self) {
+        self.raise(StopReason::Cancelled);
+    }
+
+    fn raise(&self, reason: StopReason) {
+        let code = match reason {
+            StopReason::Cancelled => 1,
+            StopReason::TimeLimit => 2,
+        };
+        let _ = self
+            .reason
+            .compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Why the solve was stopped, if it was.
+    pub fn stopped(&self) -> Option<StopReason> {
+        match self.reason.load(Ordering::Relaxed) {
+            1 => Some(StopReason::Cancelled),
+            2 => Some(StopReason::TimeLimit),
+            _ => None,
+        }
+    }
+
+    /// Nodes searched so far (advanced by the search every 65,536 nodes or so).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The flag the search engines watch.
+    pub(crate) fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// The counter the search engines advance.
+    pub(crate) fn node_counter(&self) -> &AtomicU64 {
+        &self.nodes
+    }
+
+    /// Runs `work` while a timer raises the stop flag when `limit` has passed.
+    pub(crate) fn run_timed<R>(&self, limit: Option<Duration>, work: impl FnOnce() -> R) -> R {
+        let Some(limit) = limit else {
+            return work();
+        };
+        let deadline = Instant::now() + limit;
+        let (done, wait) = mpsc::channel::<()>();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
+                    self.raise(StopReason::TimeLimit);
+                }
+            });
+            let r = work();
+            drop(done);
+            r
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_reason_sticks_and_the_timer_fires() {
+        let c = Control::new();
+        assert_eq!(c.stopped(), None);
+        c.cancel();
+        assert_eq!(c.stopped(), Some(StopReason::Cancelled));
+        let t = Control::new();
+        t.run_timed(Some(Duration::from_millis(20)), || {
+            while !t.stop_flag().load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        assert_eq!(t.stopped(), Some(StopReason::TimeLimit));
+        let quick = Control::new();
+        let start = Instant::now();
+        assert_eq!(quick.run_timed(Some(Duration::from_secs(60)), || 7), 7);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the timer ends with the work"
+        );
+        assert_eq!(quick.stopped(), None);
+    }
+}

@@ -1,0 +1,88 @@
+//! Connect Four in the solver: positions as seed 002's 1-based column digits, moves named by
+//! their column, and the defaults every front end starts from.
+
+use super::Solvable;
+use crate::game::Connect4;
+use crate::search::Options;
+use crate::solver::budget::quarter_of_ram;
+use crate::solver::config::{BestMoves, Engine, KeyMode, Mode, SolverConfig};
+use crate::solver::GameSpec;
+
+/// The defaults of `solve connect4`: the exact score by parallel alpha-beta (strong solving
+/// costs little more than weak here), every best move (cheap once the score is known), and a
+/// quarter of the machine's RAM up to 8 GiB for the table (the empty 7x6 board needs about
+/// that much to avoid re-searching).
+pub fn defaults(_width: u32, _height: u32) -> SolverConfig {
+    SolverConfig {
+        engine: Engine::Alphabeta,
+        mode: Mode::Strong,
+        best: BestMoves::All,
+        mem_bytes: quarter_of_ram(8 << 30),
+        threads: 0,
+        hash_seed: 0,
+        key_mode: KeyMode::Sound,
+        etc_min_empty: Options::default().etc_min_empty,
+        cap: 0,
+        step: 0,
+        tries: 0,
+        forcing_min_empty: None,
+        vcf_budget: crate::search::proof::DEFAULT_VCF_BUDGET,
+        endgame: 0,
+        order_bias: crate::search::proof::DEFAULT_ORDER_BIAS,
+        zone_guess: None,
+        first: None,
+    }
+}
+
+impl Solvable for Connect4 {
+    fn parse(spec: GameSpec, text: &str, _hash_seed: u64) -> Result<Self, String> {
+        let GameSpec::Connect4 { width, height } = spec else {
+            return Err(format!("{} is not Connect Four", spec.name()));
+        };
+        Connect4::from_moves(width, height, text).map_err(|e| format!("in '{text}': {e}"))
+    }
+
+    fn spec(&self) -> GameSpec {
+        GameSpec::Connect4 {
+            width: self.width(),
+            height: self.height(),
+        }
+    }
+
+    fn reseeded(&self, _hash_seed: u64) -> Self {
+        *self
+    }
+
+    fn move_name(&self, mv: u64) -> String {
+        (self.move_column(mv) + 1).to_string()
+    }
+
+    fn position_text(&self) -> String {
+        self.to_text()
+    }
+
+    fn render(&self) -> String {
+        Connect4::render(self)
+    }
+
+    fn capped(&self, _cap: u32) -> Option<Self> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::games::game_over_score;
+
+    #[test]
+    fn finished_games_have_their_score() {
+        let spec = GameSpec::CONNECT4;
+        // the first player wins with its 4th stone (ply 7): 22 - 4 = 18 for the winner
+        let won = Connect4::parse(spec, "1212121", 0).unwrap();
+        assert_eq!(game_over_score(&won), Some(-18));
+        let going = Connect4::parse(spec, "121212", 0).unwrap();
+        assert_eq!(game_over_score(&going), None);
+        assert!(Connect4::parse(spec, "12121212", 0).is_err());
+    }
+}

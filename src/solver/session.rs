@@ -1,0 +1,282 @@
+//! A solver that keeps its tables between questions: the command line's batches, the lemma
+//! audit's thousands of positions and a web server's requests all ask many questions of one
+//! game, and what one answer proved speeds up the next.
+
+use super::config::{Engine, SolverConfig};
+use super::control::Control;
+use super::engines::{self, Found, Halt, ProofTables};
+use super::games::{game_over_score, Solvable};
+use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
+use super::GameSpec;
+use crate::game::{Connect4, Cube};
+use crate::search::{MemoryTable, Table};
+use crate::store::{Manifest, Store, StoreConfig};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to find out about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Its value (weak or strong, as configured) and the best moves asked for.
+    Value,
+    /// The value of every legal move.
+    Analyze,
+}
+
+/// The tables a solver keeps, made on the first question.
+enum Tables {
+    None,
+    Memory(MemoryTable),
+    Store(Box<Store>, PathBuf),
+    Proof(ProofTables),
+}
+
+/// A solver for one game with one configuration; see the module documentation.
+pub struct Solver {
+    game: GameSpec,
+    config: SolverConfig,
+    tables: Tables,
+}
+
+impl Solver {
+    /// A solver for `game` running `config` (threads resolved to the machine's cores). Refuses
+    /// configurations no engine can run.
+    pub fn new(game: GameSpec, config: SolverConfig) -> Result<Solver, SolveError> {
+        config.check().map_err(SolveError::BadInput)?;
+        Ok(Solver {
+            game,
+            config: config.with_resolved_threads(),
+            tables: Tables::None,
+        })
+    }
+
+    /// The same solver keeping what it proves in the position store at `dir` (created if
+    /// missing; a directory made for another game, size or hash seed is refused). `start` is
+    /// the position the table is for (its check walks from there).
+    pub fn with_table(mut self, dir: &Path, start: &str) -> Result<Solver, SolveError> {
+        let GameSpec::Connect4 { width, height } = self.game else {
+            return Err(SolveError::BadInput(format!(
+                "--table: the position store does not serve {} yet, only Connect Four",
+                self.game.name()
+            )));
+        };
+        if self.config.engine != Engine::Alphabeta {
+            return Err(SolveError::BadInput(
+                "--table: the position store works with --engine alphabeta only".into(),
+            ));
+        }
+        let cfg = StoreConfig {
+            mem_bytes: self.config.mem_bytes as usize,
+            ..StoreConfig::default()
+        };
+        let manifest = Manifest::new("connect4", &format!("{width}x{height}"), start, 0);
+        // SAFETY: the store directory belongs to this process for the run (README: one solve
+        // per directory at a time, and nothing else writes into it).
+        let store = unsafe { Store::open(dir, &manifest, cfg) }?;
+        self.tables = Tables::Store(Box::new(store), dir.to_path_buf());
+        Ok(self)
+    }
+
+    /// The configuration this solver runs.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// The game this solver is for.
+    pub fn game(&self) -> GameSpec {
+        self.game
+    }
+
+    /// Forgets everything the memory tables hold (the position store keeps its runs): each
+    /// question of a timed batch then costs what it costs alone.
+    pub fn clear(&mut self) {
+        match &mut self.tables {
+            Tables::None | Tables::Store(..) => {}
+            Tables::Memory(t) => t.clear(),
+            Tables::Proof(t) => {
+                t.proof.clear();
+                if let Some(e) = &t.endgame {
+                    e.clear();
+                }
+            }
+        }
+    }
+
+    /// Makes the tables now and touches every page, so that later timings measure the search
+    /// and not the kernel's page faults.
+    pub fn prefault(&mut self) {
+        self.make_tables();
+        if let Tables::Memory(t) = &self.tables {
+            t.prefault();
+        }
+    }
+
+    fn make_tables(&mut self) {
+        if !matches!(self.tables, Tables::None) {
+            return;
+        }
+        let bytes = self.config.mem_bytes;
+        self.tables = match self.config.engine {
+            Engine::Alphabeta => Tables::Memory(MemoryTable::with_bytes(bytes as usize)),
+            Engine::Pn => Tables::Proof(ProofTables::new(bytes, self.config.endgame > 0)),
+        };
+    }
+
+    /// Bytes of the tables in use.
+    pub fn table_bytes(&self) -> u64 {
+        match &self.tables {
+            Tables::None => 0,
+            Tables::Memory(t) => t.bytes() as u64,
+            Tables::Store(..) => self.config.mem_bytes,
+            Tables::Proof(t) => t.bytes(),
+        }
+    }
+
+    /// Answers `question` about the position written `position` (moves, or the game's board
+    /// notation), stopping when `control` is cancelled or `time_limit` passes.
+    pub fn solve(
+        &mut self,
+        position: &str,
+        question: Question,
+        time_limit: Option<Duration>,
+        control: &Control,
+    ) -> Result<Solution, SolveError> {
+        match self.game {
+            GameSpec::Connect4 { .. } => {
+                let g = <Connect4 as Solvable>::parse(self.game, position, self.config.hash_seed)
+                    .map_err(SolveError::BadInput)?;
+                self.answer(&g, position, question, time_limit, control)
+            }
+            GameSpec::Cube(_) => {
+                let g = <Cube as Solvable>::parse(self.game, position, self.config.hash_seed)
+                    .map_err(SolveError::BadInput)?;
+                self.answer(&g, position, question, time_limit, control)
+            }
+        }
+    }
+
+    /// Answers `question` about a position already in hand (for front ends that generate
+    /// positions, such as the audit in `verify/`). Its game must be this solver's; it is keyed
+    /// with the solver's hash seed.
+    pub fn solve_position<G: Solvable>(
+        &mut self,
+        g: &G,
+        question: Question,
+        time_limit: Option<Duration>,
+        control: &Control,
+    ) -> Result<Solution, SolveError> {
+        if g.spec() != self.game {
+            return Err(SolveError::BadInput(format!(
+                "a {} position given to a solver for {}",
+                g.spec().name(),
+                self.game.name()
+            )));
+        }
+        let g = g.reseeded(self.config.hash_seed);
+        self.answer(&g, &g.position_text(), question, time_limit, control)
+    }
+
+    fn answer<G: Solvable>(
+        &mut self,
+        g: &G,
+        text: &str,
+        question: Question,
+        time_limit: Option<Duration>,
+        control: &Control,
+    ) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let analyze = question == Question::Analyze;
+        let found = match game_over_score(g) {
+            Some(score) => Found {
+                score: engines::weaken(score, self.config.mode),
+                best: Vec::new(),
+                nodes: 0,
+                cap: None,
+                probes: Vec::new(),
+                move_scores: analyze.then(Vec::new),
+            },
+            None => {
+                self.make_tables();
+                let cfg = &self.config;
+                let run = || match &self.tables {
+                    Tables::Memory(t) => engines::alphabeta(g, t, cfg, control, analyze),
+                    Tables::Store(s, _) => engines::alphabeta(g, s.as_ref(), cfg, control, analyze),
+                    Tables::Proof(t) => engines::proof_number(g, t, cfg, control, analyze),
+                    Tables::None => unreachable!("tables are made above"),
+                };
+                match control.run_timed(time_limit, run) {
+                    Ok(found) => found,
+                    Err(Halt::Threads(e)) => return Err(SolveError::Threads(e)),
+                    Err(Halt::Stopped) => {
+                        self.flush()?;
+                        return Err(SolveError::Stopped {
+                            reason: control
+                                .stopped()
+                                .unwrap_or(super::control::StopReason::Cancelled),
+                            nodes: control.nodes(),
+                            elapsed: start.elapsed(),
+                        });
+                    }
+                }
+            }
+        };
+        let table = self.flush()?;
+        // every engine lists best moves in board order (a search finds them in its own)
+        let mut found = found;
+        found.best.sort_unstable();
+        let names = |moves: &[u64]| moves.iter().map(|&m| g.move_name(m)).collect();
+        Ok(Solution {
+            game: self.game.name(),
+            size: self.game.size(),
+            moves: text.to_string(),
+            position: g.position_text(),
+            ply: g.ply(),
+            game_over: game_over_score(g).is_some(),
+            score: found.score,
+            value: value_word(found.score),
+            weak: self.config.mode == super::config::Mode::Weak,
+            best_moves: names(&found.best),
+            move_scores: found.move_scores.map(|scores| {
+                scores
+                    .iter()
+                    .map(|&(mv, score)| MoveScore {
+                        r#move: g.move_name(mv),
+                        score,
+                        value: value_word(score),
+                    })
+                    .collect()
+            }),
+            nodes: found.nodes,
+            micros: start.elapsed().as_micros() as u64,
+            proven_under_cap: found.cap,
+            table,
+            settings: SolverConfig {
+                mem_bytes: match self.tables {
+                    Tables::None => self.config.mem_bytes,
+                    _ => self.table_bytes(),
+                },
+                ..self.config.clone()
+            },
+            board: g.render(),
+            probes: found.probes,
+        })
+    }
+
+    /// Writes what the store holds in memory to disk; reports the store's state.
+    pub fn flush(&self) -> Result<Option<TableReport>, SolveError> {
+        let Tables::Store(store, dir) = &self.tables else {
+            return Ok(None);
+        };
+        store.flush()?;
+        if let Some(e) = store.error() {
+            return Err(SolveError::Store(e));
+        }
+        let st = store.stats();
+        Ok(Some(TableReport {
+            dir: dir.display().to_string(),
+            runs: st.runs,
+            entries: st.entries,
+            disk_hits: st.disk_hits,
+        }))
+    }
+}

@@ -1,0 +1,206 @@
+//! The solver API against plain minimax: every engine, both modes, values, best moves and
+//! analyses, on small Connect Four boards and late 4x4x4 positions; finished games; stopping.
+
+use super::*;
+use crate::game::{Bits, Connect4, Cube, Game, Rules};
+use crate::search::reference::minimax;
+use crate::search::testing::careful_positions;
+use games::Solvable;
+use std::time::Duration;
+
+/// What plain minimax says of every legal move (the mover's score).
+fn minimax_moves<G: Game>(g: &G) -> Vec<(u64, i32)> {
+    Bits(g.playable())
+        .map(|mv| {
+            let mut child = *g;
+            child.play(mv);
+            let v = if child.last_mover_won() {
+                g.win_now_score()
+            } else if child.ply() >= child.max_ply() {
+                0
+            } else {
+                -minimax(&child)
+            };
+            (mv, v)
+        })
+        .collect()
+}
+
+/// Checks value, every best move and the analysis of `g` under `cfg` against minimax.
+fn check<G: Solvable>(solver: &mut Solver, g: &G) {
+    let weak = solver.config().mode == Mode::Weak;
+    let shown = |s: i32| if weak { s.signum() } else { s };
+    let exact = minimax(g);
+    let moves = minimax_moves(g);
+    let control = Control::new();
+    let s = solver
+        .solve_position(g, Question::Value, None, &control)
+        .unwrap();
+    let ctx = format!("{} {:?}", g.position_text(), solver.config().engine);
+    assert_eq!(s.score, shown(exact), "{ctx}");
+    assert!(!s.game_over);
+    // weak: a move is best when its sign is the position's (a loss: every move)
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|m| shown(m.1) == shown(exact))
+        .map(|m| g.move_name(m.0))
+        .collect();
+    if s.proven_under_cap.is_some() {
+        // decided under a cap: the moves that decide it by then, each truly best
+        assert!(!s.best_moves.is_empty(), "{ctx}");
+        assert!(s.best_moves.iter().all(|m| best.contains(m)), "{ctx}");
+    } else {
+        assert_eq!(s.best_moves, best, "{ctx}");
+    }
+    let a = solver
+        .solve_position(g, Question::Analyze, None, &control)
+        .unwrap();
+    let got: Vec<(String, i32)> = a
+        .move_scores
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.r#move, m.score))
+        .collect();
+    let want: Vec<(String, i32)> = moves
+        .iter()
+        .map(|&(mv, v)| (g.move_name(mv), shown(v)))
+        .collect();
+    assert_eq!(got, want, "{ctx}");
+    assert_eq!(a.score, shown(exact), "{ctx}");
+}
+
+fn solver(game: GameSpec, engine: Engine, mode: Mode, threads: usize) -> Solver {
+    let cfg = SolverConfig {
+        engine,
+        mode,
+        best: BestMoves::All,
+        threads,
+        mem_bytes: 8 << 20,
+        ..SolverConfig::for_game(game)
+    };
+    Solver::new(game, cfg).unwrap()
+}
+
+#[test]
+fn connect4_every_engine_and_mode_agrees_with_minimax() {
+    let spec = GameSpec::Connect4 {
+        width: 5,
+        height: 4,
+    };
+    let start = Connect4::new(5, 4).unwrap();
+    for (engine, mode, threads) in [
+        (Engine::Alphabeta, Mode::Strong, 1),
+        (Engine::Alphabeta, Mode::Strong, 2),
+        (Engine::Alphabeta, Mode::Weak, 2),
+        (Engine::Pn, Mode::Weak, 1),
+        (Engine::Pn, Mode::Weak, 2),
+    ] {
+        let mut s = solver(spec, engine, mode, threads);
+        for g in careful_positions(start, 10, 40, 7) {
+            check(&mut s, &g);
+        }
+    }
+}
+
+#[test]
+fn cube_every_engine_agrees_with_minimax() {
+    for rules in Rules::ALL {
+        let spec = GameSpec::Cube(rules);
+        for (engine, mode, threads) in [
+            (Engine::Pn, Mode::Weak, 1),
+            (Engine::Pn, Mode::Weak, 2),
+            (Engine::Alphabeta, Mode::Weak, 2),
+            (Engine::Alphabeta, Mode::Strong, 1),
+        ] {
+            let mut s = solver(spec, engine, mode, threads);
+            for g in careful_positions(Cube::new(rules), 8, 12, 3) {
+                check(&mut s, &g);
+            }
+        }
+    }
+}
+
+#[test]
+fn finished_games_are_answered_without_search() {
+    // seed 003's final board: full, no line
+    let r = solve(
+        &Request::new(
+            GameSpec::Cube(Rules::Qubic),
+            "0x31cddc2282577da5:0xce3223dd7da8825a",
+        ),
+        &Control::new(),
+    )
+    .unwrap();
+    assert!(r.game_over);
+    assert_eq!((r.value, r.nodes), ("draw", 0));
+    // White's four on level 1 of column a (Qubic cells a11 a12 ...): given as moves or board
+    let won = "a11 b11 a12 b12 a13 b13 a14";
+    for text in [won, "0x000000000000000f:0x0000000000000070"] {
+        let mut q = Request::new(GameSpec::Cube(Rules::Qubic), text);
+        q.question = Question::Analyze;
+        let r = solve(&q, &Control::new()).unwrap();
+        assert!(r.game_over, "{text}");
+        assert_eq!(r.value, "loss", "{text}");
+        assert_eq!(r.move_scores.as_deref(), Some(&[][..]));
+    }
+    // the side to move cannot have won already
+    let bad = Request::new(
+        GameSpec::Cube(Rules::Qubic),
+        "0x000000000000000f:0x0000000000000007",
+    );
+    assert!(solve(&bad, &Control::new()).unwrap_err().is_bad_input());
+    let c4 = solve(
+        &Request::new(GameSpec::CONNECT4, "1212121"),
+        &Control::new(),
+    )
+    .unwrap();
+    assert_eq!((c4.score, c4.game_over), (-18, true));
+}
+
+#[test]
+fn a_cancelled_or_timed_out_solve_says_so() {
+    let control = Control::new();
+    control.cancel();
+    let mut r = Request::new(GameSpec::Cube(Rules::Sogo), "a1");
+    r.config.mem_bytes = 16 << 20;
+    match solve(&r, &control) {
+        Err(SolveError::Stopped { reason, .. }) => assert_eq!(reason, StopReason::Cancelled),
+        other => panic!("{other:?}"),
+    }
+    r.time_limit = Some(Duration::from_millis(200));
+    for engine in [Engine::Pn, Engine::Alphabeta] {
+        r.config.engine = engine;
+        match solve(&r, &Control::new()) {
+            Err(SolveError::Stopped { reason, .. }) => assert_eq!(reason, StopReason::TimeLimit),
+            other => panic!("{engine:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn bad_requests_are_one_line_errors() {
+    let ctl = Control::new();
+    for (game, text) in [
+        (GameSpec::CONNECT4, "48"),
+        (GameSpec::Cube(Rules::Sogo), "a1 e5"),
+        (GameSpec::Cube(Rules::Qubic), "a11 a11"),
+        (GameSpec::Cube(Rules::Sogo), "0x10000:0x0"),
+    ] {
+        let e = solve(&Request::new(game, text), &ctl).unwrap_err();
+        assert!(e.is_bad_input(), "{text}: {e}");
+        assert!(!e.to_string().contains('\n'), "{e}");
+    }
+    let mut strong_pn = Request::new(GameSpec::Cube(Rules::Sogo), "");
+    strong_pn.config.mode = Mode::Strong;
+    assert!(solve(&strong_pn, &ctl).unwrap_err().is_bad_input());
+    let mut s = Solver::new(
+        GameSpec::CONNECT4,
+        SolverConfig::for_game(GameSpec::CONNECT4),
+    )
+    .unwrap();
+    let cube = Cube::new(Rules::Sogo);
+    assert!(s
+        .solve_position(&cube, Question::Value, None, &ctl)
+        .unwrap_err()
+        .is_bad_input());
+}
