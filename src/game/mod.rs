@@ -7,7 +7,6 @@
 
 pub mod connect4;
 pub mod cube;
-mod pairing;
 pub mod symmetry;
 
 pub use connect4::Connect4;

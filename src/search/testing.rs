@@ -42,3 +42,40 @@ pub fn careful_positions<G: Game>(
         .flatten()
         .take(count)
 }
+
+/// Random play from `start` down to `empties` empty cells that never wins (so the game goes
+/// on) and avoids handing the opponent a win where it can, retried from `start` until it gets
+/// there with no immediate win for the side to move. Unlike [`careful`], which gives up as soon
+/// as a side is forced, it plays on through forced positions (a side with no safe move plays a
+/// losing one that does not win, and the game is replayed only if it ends), so its positions
+/// include the lopsided ones; the cube tests' samples are drawn this way.
+pub fn careful_random<G: Game>(start: G, empties: u32, seed: &mut u64) -> G {
+    'retry: loop {
+        let mut g = start;
+        while g.ply() < g.max_ply() - empties {
+            // avoid winning moves when possible, and moves that hand the opponent a win
+            let mut cand = g.playable() & !g.winning_moves();
+            if cand == 0 {
+                continue 'retry;
+            }
+            let safe = if g.winning_moves() == 0 {
+                g.non_losing_moves() & cand
+            } else {
+                0
+            };
+            if safe != 0 {
+                cand = safe;
+            }
+            let n = cand.count_ones();
+            let k = (xorshift(seed) % n as u64) as usize;
+            let mv = Bits(cand).nth(k).unwrap();
+            g.play(mv);
+            if g.last_mover_won() {
+                continue 'retry;
+            }
+        }
+        if g.winning_moves() == 0 {
+            return g;
+        }
+    }
+}

@@ -31,8 +31,8 @@
 //! Not valid under `-g`, where three stones next to an empty cell of the other side make a
 //! winning poison.
 
-use super::cube::{any_line_within, BOTTOM, LINES, ODD_LEVELS};
-use super::Bits;
+use super::geometry::{any_line_within, BOTTOM, LINES, ODD_LEVELS};
+use crate::game::Bits;
 
 /// An upper bound on the score of the side to move (stones `s`) against the follower (stones
 /// `f`, empty threat cells `f_threats`) from the pairing strategies above: -1 if the follower
@@ -299,12 +299,12 @@ fn pair_up(free: u64, needs: &[u64], partner: &mut [u8; 16]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::cube::tests::{careful_random, rng};
     use crate::game::{Cube, Game, Rules};
     use crate::search::negamax::{Depth, Options, Searcher};
     use crate::search::order::plausible_line;
     use crate::search::reference::minimax;
     use crate::search::table::{MemoryTable, Table};
+    use crate::search::testing::{careful_random, xorshift as rng};
 
     /// The bound for the side to move of `g`.
     fn bound(g: &Cube, using: Strategies) -> i32 {
@@ -333,7 +333,7 @@ mod tests {
         let mut seen = [0; 5];
         for _ in 0..6000 {
             let empties = 9 + (rng(&mut seed) % 3) as u32;
-            let g = careful_random(Rules::Sogo, empties, &mut seed);
+            let g = careful_random(Cube::new(Rules::Sogo), empties, &mut seed);
             let b = bound(&g, Strategies::ALL);
             if b == i32::MAX {
                 continue;

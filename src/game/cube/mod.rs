@@ -1,0 +1,179 @@
+//! The 4x4x4 games: Sogo (gravity), Sogo `-g` (creating a poison wins) and Qubic (no gravity).
+//!
+//! One module per job:
+//! - [`geometry`]: cells, the 76 lines, levels and columns, and line arithmetic (depends on
+//!   nothing);
+//! - this module: [`Rules`] and the position type [`Cube`] with its state;
+//! - `rules`: the rules as the search asks them ([`crate::game::Game`] for [`Cube`]), poisons,
+//!   static bounds;
+//! - `pairing`: Sogo's pairing strategies (claimeven, baseinverse, ...), the static proofs
+//!   behind the bounds;
+//! - `keys`: symmetry-normalised, dead-cell-normalised keys;
+//! - [`notation`]: parsing moves and positions ([`CubeError`]), move and cell names, hex;
+//! - `render`: the board as text.
+//!
+//! Each side's *threat cells* (cells completing a line whose other three cells are its stones)
+//! are kept up to date incrementally: a stone can only create threats on the at most 7 lines
+//! through it, and it destroys an enemy threat only by filling that very cell. With them the
+//! search's questions are a few bit operations: immediate wins are `playable & threats`, and
+//! (Sogo) the moves that do not lose at once are those not under an enemy threat.
+//!
+//! A *poison* of player P: a line with three stones of P whose fourth cell is empty and not
+//! playable (the cell below it is empty); the opponent must never fill that lower cell.
+
+pub mod geometry;
+mod keys;
+pub mod notation;
+mod pairing;
+mod render;
+mod rules;
+
+#[cfg(test)]
+mod counts;
+#[cfg(test)]
+mod solving;
+
+pub use geometry::{cell_index, LINES, LINES_THROUGH};
+pub use keys::DEFAULT_HASH_SEED;
+pub use notation::{cell_name, column_name, CubeError, MoveError};
+
+use geometry::BOTTOM;
+
+/// Which 4x4x4 game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Gravity: a move names a column; the stone drops to the lowest empty level.
+    Sogo,
+    /// Sogo where creating a poison wins for its creator on the spot (seed 003's `-g`).
+    SogoPoison,
+    /// No gravity: any empty cell.
+    Qubic,
+}
+
+impl Rules {
+    /// Every rule set, for tests and reports that cover them all.
+    pub const ALL: [Rules; 3] = [Rules::Sogo, Rules::SogoPoison, Rules::Qubic];
+
+    /// Whether stones fall (Sogo and Sogo `-g`).
+    pub fn gravity(self) -> bool {
+        !matches!(self, Rules::Qubic)
+    }
+    /// Name used in records and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Sogo => "sogo",
+            Rules::SogoPoison => "sogo -g",
+            Rules::Qubic => "qubic",
+        }
+    }
+}
+
+/// A 4x4x4 position. Small and cheap to copy: the search plays moves on copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cube {
+    /// Stones of White (first player) and Black.
+    stones: [u64; 2],
+    /// Threat cells of each side (cells completing a line of its three stones); may include
+    /// cells since filled, so always masked with the empty cells.
+    threats: [u64; 2],
+    ply: u32,
+    /// The ply at which the game counts as a draw: 64, or less under a depth cap (see
+    /// [`Cube::with_cap`]).
+    cap: u32,
+    rules: Rules,
+    /// Seed of the key hash.
+    seed: u64,
+    /// Whether a side passed on the way here (see [`crate::game::Game::null_move`]): the side to
+    /// move is then not the one the stone counts imply, so [`crate::game::Game::id`] must tell such positions apart.
+    passed: bool,
+}
+
+impl Cube {
+    /// The empty board.
+    pub fn new(rules: Rules) -> Self {
+        Cube {
+            stones: [0, 0],
+            threats: [0, 0],
+            ply: 0,
+            cap: 64,
+            rules,
+            seed: DEFAULT_HASH_SEED,
+            passed: false,
+        }
+    }
+
+    /// The same position with games that reach ply `cap` counted as draws (an optimisation for
+    /// Qubic: a *win* found under a cap is a real win, since the winning side wins every line
+    /// before the cap; anything else must be re-checked without it).
+    pub fn with_cap(mut self, cap: u32) -> Self {
+        self.cap = cap.clamp(self.ply + 1, 64);
+        self
+    }
+
+    /// The same position keyed with another hash seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The rules played.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// White's stones (first player).
+    pub fn white(&self) -> u64 {
+        self.stones[0]
+    }
+
+    /// Black's stones (second player).
+    pub fn black(&self) -> u64 {
+        self.stones[1]
+    }
+
+    /// All stones.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// Index (0 White, 1 Black) of the side to move.
+    #[inline]
+    fn side(&self) -> usize {
+        (self.ply & 1) as usize
+    }
+
+    /// Threat cells of side `p` that are still empty.
+    #[inline]
+    pub fn threats_of(&self, p: usize) -> u64 {
+        self.threats[p] & !self.occupied()
+    }
+
+    /// Playable cells for a given occupancy.
+    #[inline(always)]
+    fn playable_for(&self, occ: u64) -> u64 {
+        if self.rules.gravity() {
+            ((occ << 16) | BOTTOM) & !occ
+        } else {
+            !occ
+        }
+    }
+
+    /// A position from raw masks without any legality check, its threat cells found by a scan
+    /// of the lines: the last step of [`Cube::from_masks`], and (unchecked) the tests of
+    /// normalisations, which build positions no game reaches.
+    pub(crate) fn from_masks_unchecked(rules: Rules, w: u64, b: u64, ply: u32) -> Self {
+        let mut g = Cube::new(rules);
+        g.stones = [w, b];
+        g.ply = ply;
+        for p in 0..2 {
+            for &l in &LINES {
+                let s = l & g.stones[p];
+                if s.count_ones() == 3 {
+                    g.threats[p] |= l ^ s;
+                }
+            }
+        }
+        g
+    }
+}

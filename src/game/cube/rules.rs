@@ -1,0 +1,446 @@
+//! The rules as the search asks them: [`Game`] for [`Cube`] (where a stone may go, which moves
+//! win or do not lose at once, move ordering, static bounds), and the poisons of Sogo `-g`.
+
+use super::geometry::{
+    any_line_within, new_threats, pair_cells, stones_on_line, LINES, LINES_THROUGH,
+};
+use super::pairing::follower_bound;
+use super::{Cube, Rules};
+use crate::game::{Bits, Game};
+
+impl Cube {
+    /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
+    /// makes a threat cell of `p` that is empty and not playable afterwards.
+    fn poison_makers(&self, p: usize) -> u64 {
+        let occ = self.occupied();
+        let mut out = 0;
+        for x in Bits(self.playable_for(occ)) {
+            let occ2 = occ | x;
+            let t = new_threats(self.stones[p] | x, x) & !occ2;
+            if t & !self.playable_for(occ2) != 0 {
+                out |= x;
+            }
+        }
+        out
+    }
+
+    /// Whether side `p` has a poison on the board, by scanning all lines (independent of the
+    /// incremental threats; used by the win test and input checks).
+    pub fn has_poison(&self, p: usize) -> bool {
+        if !self.rules.gravity() {
+            return false;
+        }
+        let occ = self.occupied();
+        let playable = self.playable_for(occ);
+        LINES.iter().any(|&l| {
+            let s = l & self.stones[p];
+            let e = l ^ s;
+            s.count_ones() == 3 && e & occ == 0 && e & playable == 0
+        })
+    }
+
+    /// The poison cells of side `p` (empty threat cells that cannot be played yet), for display.
+    pub fn poisons_of(&self, p: usize) -> u64 {
+        if !self.rules.gravity() {
+            return 0;
+        }
+        self.threats_of(p) & !self.playable()
+    }
+
+    /// Whether side `p` has four in a line (full scan).
+    pub fn has_line(&self, p: usize) -> bool {
+        any_line_within(self.stones[p])
+    }
+
+    /// Whether the side to move could still complete a line (has a line without enemy stones).
+    fn has_live_line(&self, p: usize) -> bool {
+        any_line_within(!self.stones[1 - p])
+    }
+}
+
+/// Below this ply every side has live lines; static bounds are not tried.
+const BOUNDS_FROM_PLY: u32 = 20;
+
+impl Game for Cube {
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    #[inline]
+    fn max_ply(&self) -> u32 {
+        self.cap
+    }
+
+    #[inline]
+    fn playable(&self) -> u64 {
+        self.playable_for(self.occupied())
+    }
+
+    #[inline]
+    fn winning_moves(&self) -> u64 {
+        let p = self.side();
+        let lines = self.playable() & self.threats[p];
+        if self.rules == Rules::SogoPoison {
+            lines | self.poison_makers(p)
+        } else {
+            lines
+        }
+    }
+
+    #[inline]
+    fn non_losing_moves(&self) -> u64 {
+        let opp = 1 - self.side();
+        let opp_threats = self.threats_of(opp);
+        let playable = self.playable();
+        let mut moves = playable;
+        let forced = playable & opp_threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two enemy wins at once: cannot block both
+            }
+            moves = forced;
+        }
+        if self.rules.gravity() {
+            // never fill the cell below an enemy threat
+            moves &= !(opp_threats >> 16);
+        }
+        if self.rules == Rules::SogoPoison && moves != 0 {
+            // the enemy may also win by creating a poison: try each survivor (exact, slower)
+            let mut keep = 0;
+            for mv in Bits(moves) {
+                let mut child = *self;
+                child.play(mv);
+                if child.winning_moves() == 0 {
+                    keep |= mv;
+                }
+            }
+            moves = keep;
+        }
+        moves
+    }
+
+    /// Cells on a line holding two stones of the side to move and none of the opponent's (the
+    /// move makes a threat there), and under gravity also the cells right below its own threats
+    /// (the move makes that threat playable, so the opponent must block it at once): the moves
+    /// that force a reply by a threat. (Under `-g`, moves that force by a poison threat are not
+    /// listed; the forcing-win search then just does not try them.)
+    fn forcing_candidates(&self) -> u64 {
+        let p = self.side();
+        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let mut out = pair_cells(own, opp) & !own;
+        if self.rules.gravity() {
+            out |= self.threats_of(p) >> 16;
+        }
+        out & self.playable()
+    }
+
+    #[inline]
+    fn play(&mut self, mv: u64) {
+        let p = self.side();
+        self.stones[p] |= mv;
+        self.threats[p] |= new_threats(self.stones[p], mv);
+        self.ply += 1;
+    }
+
+    fn last_mover_won(&self) -> bool {
+        if self.ply == 0 {
+            return false;
+        }
+        let p = 1 - self.side();
+        self.has_line(p) || (self.rules == Rules::SogoPoison && self.has_poison(p))
+    }
+
+    #[inline]
+    fn id(&self) -> u128 {
+        let (w, b) = (self.stones[0], self.stones[1]);
+        if self.passed {
+            // the two halves overlap, which no real position's do (White has a stone whenever
+            // Black has one, so with b == 0 the halves are equal, else they differ); the empty
+            // board passed gets all ones
+            if w == 0 {
+                return u128::MAX;
+            }
+            let low = if b == 0 { w } else { b };
+            ((w | b) as u128) << 64 | low as u128
+        } else {
+            (w as u128) << 64 | b as u128
+        }
+    }
+
+    fn defence_is_monotone(&self) -> bool {
+        !self.rules.gravity()
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        if self.ply + 1 >= self.cap {
+            return None;
+        }
+        let mut g = *self;
+        g.ply += 1;
+        g.passed = true;
+        Some(g)
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.hashed_key()
+    }
+
+    fn move_score(&self, mv: u64) -> i32 {
+        // seed 003: a move scores every line through it that is not dead yet by how many stones
+        // the line had: 3 for the first stone, 2 for the second, 1 for the third (own lines it
+        // extends and enemy lines it spoils alike). On top (ours): a new threat is worth much
+        // more, most if it can be played at once (the opponent is then forced), spoiling an enemy
+        // two-stone line a little more, and two threats at once most of all.
+        let p = self.side();
+        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let occ = self.occupied() | mv;
+        let playable_after = self.playable_for(occ);
+        let mut score = 0;
+        let mut threats_made = 0;
+        for &l in &LINES_THROUGH[(mv.trailing_zeros() & 63) as usize] {
+            let (mine, theirs) = (l & own, l & opp);
+            if l == 0 || (mine != 0 && theirs != 0) {
+                continue;
+            }
+            // the line holds one colour only, so one count tells both
+            let n = stones_on_line(mine | theirs);
+            score += [3, 2, 1, 1][n];
+            if n == 2 && theirs == 0 {
+                threats_made += 1;
+                let cell = l & !occ;
+                score += if cell & playable_after != 0 { 12 } else { 6 };
+            } else if n == 2 {
+                score += 3;
+            }
+        }
+        if threats_made >= 2 {
+            score += 32;
+        }
+        // filling the cell under one's own threat lets the opponent block it
+        if self.rules.gravity() && (mv << 16) & self.threats_of(p) != 0 {
+            score -= 8;
+        }
+        score
+    }
+
+    #[inline]
+    fn bounds_may_prove_loss_after_move(&self) -> bool {
+        // only Sogo's pairing strategies prove losses, and bounds start at BOUNDS_FROM_PLY
+        self.rules == Rules::Sogo && self.ply + 1 >= BOUNDS_FROM_PLY
+    }
+
+    #[inline]
+    fn static_bounds(&self) -> (i32, i32) {
+        if self.ply < BOUNDS_FROM_PLY {
+            return (i32::MIN, i32::MAX);
+        }
+        let p = self.side();
+        let mut lo = i32::MIN;
+        let mut hi = i32::MAX;
+        // A side with no line free of enemy stones can never complete one, nor (in -g) make a
+        // poison, which also needs three of its stones on a line without enemy stones: it cannot
+        // win, so its score is at most 0.
+        if !self.has_live_line(p) {
+            hi = 0;
+        }
+        if !self.has_live_line(1 - p) {
+            lo = 0;
+        }
+        // The opponent's pairing strategies (claimeven, baseinverse, blocked columns: see
+        // `pairing`) may prove that the side to move cannot win, or loses. Plain Sogo only.
+        if hi > 0 && self.rules == Rules::Sogo {
+            let f = 1 - p;
+            hi = hi.min(follower_bound(
+                self.stones[p],
+                self.stones[f],
+                self.threats_of(f),
+            ));
+        }
+        (lo, hi)
+    }
+}
+
+impl crate::search::capped::Capped for Cube {
+    fn capped(&self, cap: u32) -> Self {
+        self.with_cap(cap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::reference::minimax;
+    use crate::search::testing::{careful, careful_random, xorshift as rng};
+
+    fn careful_random_cube(rules: Rules, empties: u32, seed: &mut u64) -> Cube {
+        careful_random(Cube::new(rules), empties, seed)
+    }
+
+    /// A pass hands the move to the other side on the same stones, and its id differs from
+    /// every real position's, so caches keyed by [`Game::id`] never confuse the two.
+    #[test]
+    fn a_pass_changes_the_side_to_move_and_the_id() {
+        let mut seed = 5;
+        let mut ids = std::collections::HashSet::new();
+        let mut passed_ids = Vec::new();
+        for rules in [Rules::Qubic, Rules::Sogo] {
+            for empties in [63, 62, 50, 40, 30] {
+                let Some(g) = careful(Cube::new(rules), empties, &mut seed) else {
+                    continue;
+                };
+                let p = g.null_move().expect("a pass is possible");
+                assert_eq!((p.white(), p.black()), (g.white(), g.black()));
+                assert_eq!(p.ply(), g.ply() + 1);
+                assert_eq!(p.playable(), g.playable());
+                ids.insert(g.id());
+                passed_ids.push(p.id());
+            }
+        }
+        assert!(passed_ids.len() > 5);
+        assert!(passed_ids.iter().all(|id| !ids.contains(id)));
+        let empty = Cube::new(Rules::Qubic);
+        let one = Cube::parse(Rules::Qubic, "a11").unwrap();
+        assert_ne!(one.null_move().unwrap().id(), one.id());
+        assert_ne!(empty.null_move().unwrap().id(), empty.id());
+        let mut full = Cube::new(Rules::Qubic).with_cap(3);
+        full.play(1);
+        full.play(2);
+        assert!(full.null_move().is_none(), "no pass onto the last ply");
+    }
+
+    #[test]
+    fn incremental_threats_match_a_scan_of_the_lines() {
+        let mut s = 0x7e57_7e57_0000_0005u64;
+        for rules in [Rules::Sogo, Rules::Qubic] {
+            for _ in 0..2_000 {
+                let mut g = Cube::new(rules);
+                while g.ply() < 64 && !g.last_mover_won() {
+                    let occ = g.occupied();
+                    for p in 0..2 {
+                        let scan = LINES
+                            .iter()
+                            .filter(|&&l| (l & g.stones[p]).count_ones() == 3 && l & !occ != 0)
+                            .fold(0, |t, &l| t | (l & !occ));
+                        assert_eq!(g.threats_of(p), scan, "{rules:?} {}", g.to_hex());
+                    }
+                    let m = g.playable();
+                    g.play(
+                        Bits(m)
+                            .nth((rng(&mut s) % m.count_ones() as u64) as usize)
+                            .unwrap(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Seed 003's move score written with plain counts (the form `move_score` replaced).
+    fn counted_move_score(g: &Cube, mv: u64) -> i32 {
+        let p = g.side();
+        let (own, opp) = (g.stones[p], g.stones[1 - p]);
+        let occ = g.occupied() | mv;
+        let (mut score, mut threats_made) = (0, 0);
+        for &l in LINES.iter().filter(|&&l| l & mv != 0) {
+            let (o, e) = ((l & own).count_ones(), (l & opp).count_ones());
+            if o > 0 && e > 0 {
+                continue;
+            }
+            score += [3, 2, 1, 1][(o + e) as usize];
+            if e == 0 && o == 2 {
+                threats_made += 1;
+                score += if l & !occ & g.playable_for(occ) != 0 {
+                    12
+                } else {
+                    6
+                };
+            } else if o == 0 && e == 2 {
+                score += 3;
+            }
+        }
+        if threats_made >= 2 {
+            score += 32;
+        }
+        if g.rules.gravity() && (mv << 16) & g.threats_of(p) != 0 {
+            score -= 8;
+        }
+        score
+    }
+
+    #[test]
+    fn move_score_matches_the_counting_form() {
+        let mut s = 0x5c0e_5c0e_0000_0001u64;
+        for rules in [Rules::Sogo, Rules::Qubic] {
+            for empties in [20, 30, 40, 50] {
+                for _ in 0..100 {
+                    let g = careful_random_cube(rules, empties, &mut s);
+                    for mv in Bits(g.playable()) {
+                        assert_eq!(
+                            g.move_score(mv),
+                            counted_move_score(&g, mv),
+                            "{}",
+                            g.to_hex()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn winning_moves_and_non_losing_moves_keep_the_contract() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for rules in Rules::ALL {
+            for empties in [10, 20, 30, 40] {
+                for _ in 0..200 {
+                    let g = careful_random_cube(rules, empties, &mut s);
+                    let mut wins = 0;
+                    for mv in Bits(g.playable()) {
+                        let mut c = g;
+                        c.play(mv);
+                        if c.last_mover_won() {
+                            wins |= mv;
+                        }
+                    }
+                    assert_eq!(wins, g.winning_moves(), "{rules:?} {}", g.to_hex());
+                    let mut safe = 0;
+                    for mv in Bits(g.playable()) {
+                        let mut c = g;
+                        c.play(mv);
+                        let opp_wins = Bits(c.playable()).any(|m2| {
+                            let mut d = c;
+                            d.play(m2);
+                            d.last_mover_won()
+                        });
+                        if !opp_wins {
+                            safe |= mv;
+                        }
+                    }
+                    assert_eq!(safe, g.non_losing_moves(), "{rules:?} {}", g.to_hex());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn static_bounds_agree_with_plain_search() {
+        let mut s = 0x1234_9876_abcd_ef01u64;
+        let mut checked = [0; 3];
+        for rules in Rules::ALL {
+            for _ in 0..400 {
+                let empties = 9 + (rng(&mut s) % 3) as u32;
+                let g = careful_random_cube(rules, empties, &mut s);
+                let (lo, hi) = g.static_bounds();
+                if lo == i32::MIN && hi == i32::MAX {
+                    continue;
+                }
+                let v = minimax(&g);
+                assert!(lo <= v && v <= hi, "{rules:?} {} {lo} {v} {hi}", g.to_hex());
+                checked[(hi == 0) as usize + 2 * (hi < 0) as usize] += 1;
+            }
+        }
+        // both conclusions of the pairing strategies (cannot win, loses) are met often enough
+        assert!(checked[1] > 20 && checked[2] > 20, "{checked:?}");
+    }
+}
