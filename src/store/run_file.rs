@@ -514,8 +514,15 @@ pub fn write_run(
     let tmp_path = dir.join(format!(".tmp-{}-{name}", std::process::id()));
     let result = write_tmp(&tmp_path, id, entries, max_count)
         .map_err(|mut e| {
-            if matches!(e.kind, RunErrorKind::BadEntries(_)) {
-                e.path = dir.to_path_buf(); // about the data, not the temporary file
+            match &mut e.kind {
+                // about the data, not the temporary file
+                RunErrorKind::BadEntries(_) => e.path = dir.to_path_buf(),
+                // a full disk: name the run that could not be, and say nothing was left behind
+                RunErrorKind::Io(why) => {
+                    e.path = final_path.clone();
+                    *why = format!("not written ({why}); the directory is unchanged");
+                }
+                _ => {}
             }
             e
         })
