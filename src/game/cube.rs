@@ -230,8 +230,16 @@ pub const DEFAULT_HASH_SEED: u64 = 0x005e_ed0f_c0be;
 pub struct CubeError(pub String);
 
 impl fmt::Display for CubeError {
+    /// One line even where the message quotes input holding a newline (shown as `\n`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                fmt::Write::write_char(f, c)?;
+            }
+        }
+        Ok(())
     }
 }
 
