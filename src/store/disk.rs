@@ -16,11 +16,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
+/// Entries waiting for the next flush, and when the last one was.
 pub(super) struct Pending {
     pub(super) buf: Vec<u64>,
     pub(super) last_flush: Instant,
 }
 
+/// The disk layer of a [`super::Store`]: its directory, its runs, the write buffer and the
+/// merge thread. Shared (`Arc`) between the store and a running background merge.
 pub(super) struct Disk {
     pub(super) dir: PathBuf,
     pub(super) id: Identity,

@@ -40,7 +40,7 @@
 //! | [`bloom`] | the blocked Bloom filter of a run |
 //! | [`merge`] | k-way merge and normalisation of sorted entries |
 //! | [`resident`] | huge-page memory for a run's Bloom filter and fence |
-//! | [`check`] | `table check`: is every stored value justified by its children? |
+//! | [`check`] | `table check`: is every stored value justified by its children? (any game; Connect Four also decodes keys) |
 
 pub mod bloom;
 pub mod check;
