@@ -87,11 +87,6 @@ pub enum HeaderError {
     Decode(Arc<bincode::error::DecodeError>),
     /// The fields could not be encoded.
     Encode(Arc<bincode::error::EncodeError>),
-    /// The encoded fields do not leave room for the checksum.
-    Overrun {
-        /// Bytes the fields take.
-        used: usize,
-    },
     /// A game or variant name longer than [`MAX_NAME`] bytes.
     NameTooLong {
         /// The name.
@@ -131,10 +126,6 @@ impl fmt::Display for HeaderError {
                 f,
                 "header fields do not encode: {}",
                 e.to_string().replace('\n', " ")
-            ),
-            HeaderError::Overrun { used } => write!(
-                f,
-                "header fields take {used} bytes, more than the {CHECKSUM_AT} before the checksum"
             ),
             HeaderError::NameTooLong { name } => {
                 write!(f, "game or variant name longer than {MAX_NAME} bytes: '{name}'")
@@ -194,9 +185,9 @@ impl RunHeader {
             }
         }
         let mut out = [0u8; HEADER_LEN];
-        let used = bincode::serde::encode_into_slice(self, &mut out[..CHECKSUM_AT], config())
+        // fields that would run into the checksum fail here, as an encode error
+        bincode::serde::encode_into_slice(self, &mut out[..CHECKSUM_AT], config())
             .map_err(|e| HeaderError::Encode(Arc::new(e)))?;
-        debug_assert!(used <= CHECKSUM_AT);
         let check = xxhash_rust::xxh3::xxh3_64(&out[..CHECKSUM_AT]);
         out[CHECKSUM_AT..].copy_from_slice(&check.to_le_bytes());
         Ok(out)
@@ -231,9 +222,6 @@ impl RunHeader {
         let (header, used): (RunHeader, usize) =
             bincode::serde::decode_from_slice(&bytes[..CHECKSUM_AT], config())
                 .map_err(|e| HeaderError::Decode(Arc::new(e)))?;
-        if used > CHECKSUM_AT {
-            return Err(HeaderError::Overrun { used });
-        }
         if let Some(i) = bytes[used..CHECKSUM_AT].iter().position(|&b| b != 0) {
             return Err(HeaderError::NonZeroPadding { at: used + i });
         }
