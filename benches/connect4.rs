@@ -1,7 +1,7 @@
 //! Connect Four benchmark over Pons' six test sets: mean µs and mean nodes per position, printed
 //! as a table, for the default search and for a baseline (the same search with its enhancements
 //! switched off) measured in the same run, plus the reference solver's figures from
-//! `../shared/data/connect4/README.md` (taken on this machine kind) for comparison.
+//! `verify/data/README.md` (taken on this machine kind) for comparison.
 //!
 //! `cargo bench --bench connect4` runs everything; `-- --quick` takes a tenth of each set.
 //! Set `ZZ_EXTERNAL_SOLVER=/path/to/binary` to time another solver that reads move strings on
@@ -32,7 +32,7 @@ struct Stat {
 
 fn read_set(name: &str, take: usize) -> Vec<(String, i32)> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/connect4")
+        .join("verify/data/connect4")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()

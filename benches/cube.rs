@@ -1,6 +1,6 @@
 //! 4x4x4 benchmarks: plays per second (move generation + play + win test), canonical forms over
 //! 8 and 192 symmetries, full keys, and the eight Sogo presets of
-//! `../shared/data/cube/sogo-presets.txt` solved one by one (value, nodes, seconds; each value
+//! `verify/data/cube/sogo-presets.txt` solved one by one (value, nodes, seconds; each value
 //! checked against the file's).
 //!
 //! `cargo bench --bench cube` runs everything; `-- --quick` shortens criterion's part;
@@ -249,7 +249,7 @@ fn column((r, nodes, secs): (Option<i32>, u64, f64)) -> String {
 fn presets() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/cube/sogo-presets.txt"
+        "/verify/data/cube/sogo-presets.txt"
     );
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use zugzwang::search::{Bounds, Table};
 use zugzwang::store::entry::{Entry, Value};
 use zugzwang::store::merge::{KMerge, Normalised};
-use zugzwang::store::table::{write_run, Identity, Run, Verify};
+use zugzwang::store::run_file::{write_run, Identity, Run, Verify};
 use zugzwang::store::{Store, StoreConfig};
 
 fn id() -> Identity {

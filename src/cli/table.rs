@@ -1,4 +1,9 @@
 //! `zugzwang table stats DIR` and `zugzwang table check DIR`: look into a position store.
+//!
+//! Both only read, under the directory's shared lock (`store::lock`): any number of them may run
+//! together, but not while a solve writes the directory — its merges delete runs, which a reader
+//! between listing and opening them would report as damage. A directory in use is refused with
+//! one line and exit status 1.
 
 use super::common::{human_bytes, parse_bytes, CliError};
 use clap::{Args, Subcommand};
@@ -8,8 +13,9 @@ use zugzwang::game::Connect4;
 use zugzwang::search::MemoryTable;
 use zugzwang::store::check::{self, CheckReport};
 use zugzwang::store::entry::{Entry, Knowledge, Value};
+use zugzwang::store::lock::DirLock;
 use zugzwang::store::merge::{KMerge, Normalised};
-use zugzwang::store::table::{Run, Verify};
+use zugzwang::store::run_file::{Run, Verify};
 use zugzwang::store::{run_files, Manifest};
 
 /// `table` subcommands.
@@ -53,9 +59,14 @@ pub fn run(cmd: &TableCommand) -> Result<i32, CliError> {
     }
 }
 
-fn manifest_of(dir: &Path) -> Result<Manifest, CliError> {
+/// The directory's manifest and its shared lock (taken once the directory is known to be a store,
+/// so that pointing the command at another directory leaves no lock file there).
+fn manifest_of(dir: &Path) -> Result<(Manifest, DirLock), CliError> {
     match Manifest::read(dir) {
-        Ok(Some(m)) => Ok(m),
+        Ok(Some(m)) => {
+            let lock = DirLock::shared(dir).map_err(|e| CliError::Failed(e.to_string()))?;
+            Ok((m, lock))
+        }
         Ok(None) => Err(CliError::BadInput(format!(
             "{}: not a position store (no manifest.json)",
             dir.display()
@@ -70,8 +81,8 @@ fn open_runs(dir: &Path, m: &Manifest) -> Result<(Vec<Run>, Vec<String>), CliErr
     let id = m.identity();
     let (mut good, mut bad) = (Vec::new(), Vec::new());
     for (_, path) in files {
-        // SAFETY: read-only inspection; the user is told (README) not to run a solve on the same
-        // directory at the same time, and solves never modify a published run in place.
+        // SAFETY: read-only inspection under the directory's shared lock, so no zugzwang process
+        // writes the directory meanwhile (and none ever modifies a published run in place).
         match unsafe { Run::open(&path, Some(&id), Verify::Full) } {
             Ok(r) => good.push(r),
             Err(e) => bad.push(e.to_string()),
@@ -88,7 +99,7 @@ fn name(r: &Run) -> String {
 }
 
 fn stats(a: &StatsArgs) -> Result<i32, CliError> {
-    let m = manifest_of(&a.dir)?;
+    let (m, _lock) = manifest_of(&a.dir)?;
     let (runs, bad) = open_runs(&a.dir, &m)?;
     println!(
         "store {}: {} {} (hash seed {}), start '{}'",
@@ -143,7 +154,7 @@ fn connect4_size(variant: &str) -> Option<(u32, u32)> {
 
 fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let mem = parse_bytes(&a.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))? as usize;
-    let m = manifest_of(&a.dir)?;
+    let (m, _lock) = manifest_of(&a.dir)?;
     let t0 = Instant::now();
     let (runs, bad) = open_runs(&a.dir, &m)?;
     let mut failures = bad.len() as u64;
@@ -337,12 +348,12 @@ mod tests {
             liar.path().join("manifest.json"),
         )
         .unwrap();
-        let ident = zugzwang::store::table::Identity {
+        let ident = zugzwang::store::run_file::Identity {
             game: id.game,
             variant: id.variant,
             hash_seed: id.hash_seed,
         };
-        zugzwang::store::table::write_run(
+        zugzwang::store::run_file::write_run(
             liar.path(),
             "run-0000000001.zzr",
             &ident,
@@ -366,5 +377,94 @@ mod tests {
         let err = check(dir.path()).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("no manifest.json"));
+    }
+
+    /// A small table: 4x4 solved through the store, compacted into one run.
+    fn build_small(dir: &Path) -> std::path::PathBuf {
+        let m = Manifest::new("connect4", "4x4", "", 0);
+        let cfg = StoreConfig {
+            mem_bytes: 1 << 16,
+            min_work: 16,
+            ..StoreConfig::default()
+        };
+        // SAFETY: a private temporary directory.
+        let store = unsafe { Store::open(dir, &m, cfg) }.unwrap();
+        Searcher::new(&store)
+            .solve(&Connect4::new(4, 4).unwrap(), Depth::Weak)
+            .unwrap();
+        store.compact().unwrap();
+        drop(store);
+        let mut runs = run_files(dir).unwrap();
+        assert_eq!(runs.len(), 1);
+        runs.pop().unwrap().1
+    }
+
+    fn quick_check(dir: &Path) -> Result<i32, CliError> {
+        check_dir(&CheckArgs {
+            dir: dir.to_path_buf(),
+            direct_max_empty: 0,
+            max_positions: 0,
+            mem: "1M".into(),
+        })
+    }
+
+    /// One flipped bit at any offset of a run file, or of the manifest, makes `table check` fail
+    /// (exit status 1 for a bad run, 2 for a bad manifest), and the error names the file.
+    #[test]
+    fn check_fails_on_a_flip_at_every_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = build_small(dir.path());
+        assert_eq!(quick_check(dir.path()).unwrap(), 0);
+        let good = std::fs::read(&run).unwrap();
+        assert!(good.len() < 8192, "a small run: {} bytes", good.len());
+        for at in 0..good.len() {
+            let mut b = good.clone();
+            b[at] ^= 1 << (at % 8);
+            std::fs::write(&run, &b).unwrap();
+            assert_eq!(quick_check(dir.path()).unwrap(), 1, "run byte {at}");
+        }
+        std::fs::write(&run, &good).unwrap();
+        let manifest = dir.path().join("manifest.json");
+        let good = std::fs::read(&manifest).unwrap();
+        for at in 0..good.len() {
+            let mut b = good.clone();
+            b[at] ^= 1 << (at % 8);
+            std::fs::write(&manifest, &b).unwrap();
+            let e = quick_check(dir.path()).expect_err(&format!("manifest byte {at}"));
+            let line = e.to_string();
+            assert!(
+                line.contains("manifest.json") && !line.contains('\n'),
+                "{line}"
+            );
+        }
+        std::fs::write(&manifest, &good).unwrap();
+        assert_eq!(quick_check(dir.path()).unwrap(), 0);
+    }
+
+    /// `table check` and `table stats` read a directory together, but not while a store writes it.
+    #[test]
+    fn a_directory_in_use_is_refused_with_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        build_small(dir.path());
+        let m = Manifest::read(dir.path()).unwrap().unwrap();
+        // SAFETY: a private temporary directory.
+        let store = unsafe { Store::open(dir.path(), &m, StoreConfig::default()) }.unwrap();
+        let e = quick_check(dir.path()).unwrap_err();
+        assert_eq!(e.exit_code(), 1);
+        assert!(
+            e.to_string().contains("in use by another zugzwang process"),
+            "{e}"
+        );
+        drop(store);
+        let (_m, reading) = manifest_of(dir.path()).unwrap();
+        assert_eq!(
+            quick_check(dir.path()).unwrap(),
+            0,
+            "readers share the directory"
+        );
+        // SAFETY: as above.
+        let e = unsafe { Store::open(dir.path(), &m, StoreConfig::default()) }.unwrap_err();
+        assert!(e.to_string().contains("in use"), "{e}");
+        drop(reading);
     }
 }

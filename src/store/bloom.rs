@@ -131,7 +131,7 @@ pub struct BloomRef<'a> {
 
 impl<'a> BloomRef<'a> {
     /// A view of `words` (little-endian on disk; this crate only builds for little-endian
-    /// targets, see `store::table`). `None` if the sizes disagree or `hashes` is out of range.
+    /// targets, see `store::run_file`). `None` if the sizes disagree or `hashes` is out of range.
     pub fn new(words: &'a [u64], blocks: u64, hashes: u32) -> Option<Self> {
         if blocks == 0
             || !(1..=7).contains(&hashes)

@@ -8,19 +8,24 @@
 //!
 //! Layout: [`HEADER_LEN`] bytes. The bincode encoding (fixed-width little-endian integers) of
 //! [`RunHeader`] comes first — an 8-byte magic, then the `u32` format version, so that both can
-//! be checked before anything else is decoded — followed by an xxh3 of those bytes (so a flipped
-//! byte in the header is caught, not just one in the body), and zero padding.
+//! be checked before anything else is decoded — then zeros, and in the last 8 bytes an xxh3 of
+//! everything before them. The checksum covers the padding too, and the padding must be zero, so
+//! every one of the 256 bytes is checked: a flipped byte anywhere in a run file is refused, never
+//! read (format 1 covered only the encoded fields, and flips in its padding went unnoticed).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// Size of the header region; the body starts here (a multiple of 64, so the body and the
 /// Bloom filter behind it stay aligned in the memory map).
 pub const HEADER_LEN: usize = 256;
+/// Where the header's own checksum sits: its last 8 bytes.
+pub const CHECKSUM_AT: usize = HEADER_LEN - 8;
 /// First bytes of every run file.
 pub const MAGIC: [u8; 8] = *b"ZZSTORE\x1a";
-/// The format this code writes and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format this code writes and the only one it reads.
+pub const FORMAT_VERSION: u32 = 2;
 /// Longest game or variant name a header holds.
 pub const MAX_NAME: usize = 64;
 
@@ -46,11 +51,14 @@ pub struct RunHeader {
     pub body_checksum: u64,
 }
 
-/// Why a header was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a header was refused or could not be written. Displays as one line.
+#[derive(Clone, Debug)]
 pub enum HeaderError {
     /// Fewer than [`HEADER_LEN`] bytes.
-    Truncated,
+    Truncated {
+        /// Bytes there are.
+        len: usize,
+    },
     /// The first bytes are not [`MAGIC`]: not a run file.
     BadMagic,
     /// Written by a newer version of the format.
@@ -58,22 +66,80 @@ pub enum HeaderError {
         /// Version in the file.
         found: u32,
     },
-    /// Magic and version are right but the rest does not decode or fails its checksum.
-    Corrupt(String),
+    /// Written by an older version of the format, which this program no longer reads.
+    OlderFormat {
+        /// Version in the file.
+        found: u32,
+    },
+    /// The header's bytes do not match the checksum in its last 8 bytes.
+    Checksum {
+        /// The checksum the header holds.
+        stored: u64,
+        /// The checksum of its bytes.
+        computed: u64,
+    },
+    /// A byte between the encoded fields and the checksum is not zero.
+    NonZeroPadding {
+        /// Offset of the first such byte.
+        at: usize,
+    },
+    /// The fields do not decode (bincode's reason is the [`source`](std::error::Error::source)).
+    Decode(Arc<bincode::error::DecodeError>),
+    /// The fields could not be encoded.
+    Encode(Arc<bincode::error::EncodeError>),
+    /// A game or variant name longer than [`MAX_NAME`] bytes.
+    NameTooLong {
+        /// The name.
+        name: String,
+    },
 }
 
 impl fmt::Display for HeaderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HeaderError::Truncated => {
-                write!(f, "truncated: shorter than its {HEADER_LEN}-byte header")
+            HeaderError::Truncated { len } => {
+                write!(f, "truncated: {len} bytes, shorter than its {HEADER_LEN}-byte header")
             }
             HeaderError::BadMagic => f.write_str("bad magic: not a zugzwang run file"),
             HeaderError::NewerFormat { found } => write!(
                 f,
-                "newer format: version {found}, this program reads up to {FORMAT_VERSION}"
+                "newer format: version {found}, this program reads version {FORMAT_VERSION}"
             ),
-            HeaderError::Corrupt(why) => write!(f, "checksum mismatch in header: {why}"),
+            HeaderError::OlderFormat { found } => write!(
+                f,
+                "older format: version {found}, this program reads version {FORMAT_VERSION} only (rebuild the table: move the directory away and solve again)"
+            ),
+            HeaderError::Checksum { stored, computed } => write!(
+                f,
+                "header checksum mismatch: the header says {stored:016x}, its bytes give {computed:016x}"
+            ),
+            HeaderError::NonZeroPadding { at } => {
+                write!(f, "header padding is not zero at byte {at}")
+            }
+            // bincode's messages are one line; newlines are flattened all the same
+            HeaderError::Decode(e) => write!(
+                f,
+                "header fields do not decode: {}",
+                e.to_string().replace('\n', " ")
+            ),
+            HeaderError::Encode(e) => write!(
+                f,
+                "header fields do not encode: {}",
+                e.to_string().replace('\n', " ")
+            ),
+            HeaderError::NameTooLong { name } => {
+                write!(f, "game or variant name longer than {MAX_NAME} bytes: '{name}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HeaderError::Decode(e) => Some(e.as_ref()),
+            HeaderError::Encode(e) => Some(e.as_ref()),
+            _ => None,
         }
     }
 }
@@ -84,12 +150,6 @@ fn config() -> impl bincode::config::Config {
         .with_little_endian()
         // a damaged length field must not make the decoder allocate gigabytes
         .with_limit::<HEADER_LEN>()
-}
-
-#[derive(Deserialize)]
-struct Prefix {
-    magic: [u8; 8],
-    version: u32,
 }
 
 impl RunHeader {
@@ -118,23 +178,24 @@ impl RunHeader {
     }
 
     /// The [`HEADER_LEN`] bytes of this header. Err if a name is too long to fit.
-    pub fn encode(&self) -> Result<[u8; HEADER_LEN], String> {
-        if self.game.len() > MAX_NAME || self.variant.len() > MAX_NAME {
-            return Err(format!(
-                "game or variant name longer than {MAX_NAME} bytes: '{}' '{}'",
-                self.game, self.variant
-            ));
+    pub fn encode(&self) -> Result<[u8; HEADER_LEN], HeaderError> {
+        for name in [&self.game, &self.variant] {
+            if name.len() > MAX_NAME {
+                return Err(HeaderError::NameTooLong { name: name.clone() });
+            }
         }
-        let body = bincode::serde::encode_to_vec(self, config()).map_err(|e| e.to_string())?;
         let mut out = [0u8; HEADER_LEN];
-        out[..body.len()].copy_from_slice(&body);
-        let check = xxhash_rust::xxh3::xxh3_64(&body);
-        out[body.len()..body.len() + 8].copy_from_slice(&check.to_le_bytes());
+        // fields that would run into the checksum fail here, as an encode error
+        bincode::serde::encode_into_slice(self, &mut out[..CHECKSUM_AT], config())
+            .map_err(|e| HeaderError::Encode(Arc::new(e)))?;
+        let check = xxhash_rust::xxh3::xxh3_64(&out[..CHECKSUM_AT]);
+        out[CHECKSUM_AT..].copy_from_slice(&check.to_le_bytes());
         Ok(out)
     }
 
-    /// Reads a header from the start of a file's bytes, checking in this order: length, magic,
-    /// version, then decoding and the header's own checksum.
+    /// Reads a header from the start of a file's bytes, checking in this order: magic, length,
+    /// version, the checksum over all [`CHECKSUM_AT`] bytes before it, the fields, and that the
+    /// padding between the fields and the checksum is zero.
     pub fn decode(bytes: &[u8]) -> Result<RunHeader, HeaderError> {
         // what there is of the magic must match; a short file that starts right is truncated
         let m = bytes.len().min(MAGIC.len());
@@ -142,33 +203,27 @@ impl RunHeader {
             return Err(HeaderError::BadMagic);
         }
         if bytes.len() < HEADER_LEN {
-            return Err(HeaderError::Truncated);
+            return Err(HeaderError::Truncated { len: bytes.len() });
         }
         let bytes = &bytes[..HEADER_LEN];
-        let (prefix, _): (Prefix, usize) = bincode::serde::decode_from_slice(bytes, config())
-            .map_err(|e| HeaderError::Corrupt(e.to_string()))?;
-        debug_assert_eq!(prefix.magic, MAGIC);
-        if prefix.version > FORMAT_VERSION {
-            return Err(HeaderError::NewerFormat {
-                found: prefix.version,
-            });
+        // the version is the fixed-width u32 right after the magic, in every format
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version > FORMAT_VERSION {
+            return Err(HeaderError::NewerFormat { found: version });
         }
-        if prefix.version != FORMAT_VERSION {
-            return Err(HeaderError::Corrupt(format!(
-                "unknown format version {}",
-                prefix.version
-            )));
+        if version < FORMAT_VERSION {
+            return Err(HeaderError::OlderFormat { found: version });
         }
-        let (header, used): (RunHeader, usize) = bincode::serde::decode_from_slice(bytes, config())
-            .map_err(|e| HeaderError::Corrupt(e.to_string()))?;
-        if used + 8 > HEADER_LEN {
-            return Err(HeaderError::Corrupt("header overruns its region".into()));
+        let stored = u64::from_le_bytes(bytes[CHECKSUM_AT..].try_into().expect("8 bytes"));
+        let computed = xxhash_rust::xxh3::xxh3_64(&bytes[..CHECKSUM_AT]);
+        if stored != computed {
+            return Err(HeaderError::Checksum { stored, computed });
         }
-        let stored = u64::from_le_bytes(bytes[used..used + 8].try_into().expect("8 bytes"));
-        if stored != xxhash_rust::xxh3::xxh3_64(&bytes[..used]) {
-            return Err(HeaderError::Corrupt(
-                "header bytes do not match their xxh3".into(),
-            ));
+        let (header, used): (RunHeader, usize) =
+            bincode::serde::decode_from_slice(&bytes[..CHECKSUM_AT], config())
+                .map_err(|e| HeaderError::Decode(Arc::new(e)))?;
+        if let Some(i) = bytes[used..CHECKSUM_AT].iter().position(|&b| b != 0) {
+            return Err(HeaderError::NonZeroPadding { at: used + i });
         }
         Ok(header)
     }
@@ -177,6 +232,7 @@ impl RunHeader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::error::Error;
 
     fn sample() -> RunHeader {
         RunHeader::new("connect4", "7x6", 0, 12345, 17, 7, 0xdead_beef)
@@ -186,48 +242,99 @@ mod tests {
     fn round_trips() {
         let h = sample();
         let bytes = h.encode().unwrap();
-        assert_eq!(RunHeader::decode(&bytes), Ok(h));
+        assert_eq!(RunHeader::decode(&bytes).unwrap(), h);
     }
 
     #[test]
     fn each_damage_gives_its_error() {
         let bytes = sample().encode().unwrap();
-        assert_eq!(
-            RunHeader::decode(&bytes[..100]),
-            Err(HeaderError::Truncated)
-        );
-        assert_eq!(RunHeader::decode(&bytes[..3]), Err(HeaderError::Truncated));
-        assert_eq!(RunHeader::decode(&[]), Err(HeaderError::Truncated));
-        assert_eq!(RunHeader::decode(b"junk\n"), Err(HeaderError::BadMagic));
+        for len in [100, 3, 0] {
+            assert!(matches!(
+                RunHeader::decode(&bytes[..len]),
+                Err(HeaderError::Truncated { len: l }) if l == len
+            ));
+        }
+        assert!(matches!(
+            RunHeader::decode(b"junk\n"),
+            Err(HeaderError::BadMagic)
+        ));
         let mut bad = bytes;
         bad[0] ^= 1;
-        assert_eq!(RunHeader::decode(&bad), Err(HeaderError::BadMagic));
+        assert!(matches!(
+            RunHeader::decode(&bad),
+            Err(HeaderError::BadMagic)
+        ));
         let mut newer = sample();
         newer.version = FORMAT_VERSION + 1;
-        assert_eq!(
+        assert!(matches!(
             RunHeader::decode(&newer.encode().unwrap()),
-            Err(HeaderError::NewerFormat {
-                found: FORMAT_VERSION + 1
-            })
-        );
-        // every single flipped byte in the used part after the version is caught
-        let used = bincode::serde::encode_to_vec(sample(), config())
-            .unwrap()
-            .len()
-            + 8;
-        for i in 12..used {
-            let mut b = bytes;
-            b[i] ^= 0x40;
-            assert!(
-                matches!(RunHeader::decode(&b), Err(HeaderError::Corrupt(_))),
-                "byte {i}"
-            );
+            Err(HeaderError::NewerFormat { found }) if found == FORMAT_VERSION + 1
+        ));
+    }
+
+    /// Every byte of the header is covered: one flipped bit at any of the 256 offsets is refused
+    /// (by the magic, the version or the checksum), with a one-line reason.
+    #[test]
+    fn a_flip_at_every_offset_is_refused() {
+        let bytes = sample().encode().unwrap();
+        for at in 0..HEADER_LEN {
+            for bit in [0x01u8, 0x80] {
+                let mut b = bytes;
+                b[at] ^= bit;
+                let e = RunHeader::decode(&b).expect_err(&format!("byte {at}"));
+                assert!(!e.to_string().contains('\n'), "{e}");
+            }
         }
+    }
+
+    /// A header whose padding is not zero but whose checksum matches (only a writer bug could make
+    /// one) is refused too: the padding is part of the format.
+    #[test]
+    fn padding_must_be_zero() {
+        let mut b = sample().encode().unwrap();
+        b[CHECKSUM_AT - 1] = 7;
+        let sum = xxhash_rust::xxh3::xxh3_64(&b[..CHECKSUM_AT]);
+        b[CHECKSUM_AT..].copy_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            RunHeader::decode(&b),
+            Err(HeaderError::NonZeroPadding { at }) if at == CHECKSUM_AT - 1
+        ));
+    }
+
+    /// A format-1 file (its checksum right after the fields, padding unchecked) is refused with
+    /// one line saying what to do.
+    #[test]
+    fn an_older_format_is_refused_with_one_line() {
+        let mut old = sample();
+        old.version = 1;
+        let body = bincode::serde::encode_to_vec(&old, config()).unwrap();
+        let mut b = [0u8; HEADER_LEN];
+        b[..body.len()].copy_from_slice(&body);
+        let sum = xxhash_rust::xxh3::xxh3_64(&body);
+        b[body.len()..body.len() + 8].copy_from_slice(&sum.to_le_bytes());
+        let e = RunHeader::decode(&b).unwrap_err();
+        assert!(matches!(e, HeaderError::OlderFormat { found: 1 }), "{e}");
+        let line = e.to_string();
+        assert!(line.contains("version 1") && !line.contains('\n'), "{line}");
+    }
+
+    /// Fields that pass the checksum but do not decode keep bincode's error as the source.
+    #[test]
+    fn a_decode_failure_keeps_its_source() {
+        let mut b = sample().encode().unwrap();
+        // the game name's length (u64 after magic and version) claims more than the header holds
+        b[12..20].copy_from_slice(&1000u64.to_le_bytes());
+        let sum = xxhash_rust::xxh3::xxh3_64(&b[..CHECKSUM_AT]);
+        b[CHECKSUM_AT..].copy_from_slice(&sum.to_le_bytes());
+        let e = RunHeader::decode(&b).unwrap_err();
+        assert!(matches!(e, HeaderError::Decode(_)), "{e}");
+        assert!(e.source().is_some());
+        assert!(!e.to_string().contains('\n'), "{e}");
     }
 
     #[test]
     fn long_names_are_refused() {
         let h = RunHeader::new(&"x".repeat(65), "7x6", 0, 0, 1, 7, 0);
-        assert!(h.encode().is_err());
+        assert!(matches!(h.encode(), Err(HeaderError::NameTooLong { .. })));
     }
 }

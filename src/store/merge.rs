@@ -7,7 +7,7 @@
 //! bug or a hash collision, and must be reported, never resolved by picking one.
 
 use super::entry::{Entry, Knowledge};
-use super::table::RunErrorKind;
+use super::run_file::RunErrorKind;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

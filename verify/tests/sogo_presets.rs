@@ -1,4 +1,4 @@
-//! The Sogo benchmark positions of `../shared/data/cube/sogo-presets.txt` whose value comes from
+//! The Sogo benchmark positions of `verify/data/cube/sogo-presets.txt` whose value comes from
 //! another solver: the quick ones are solved here by both engines, with the forcing-win cutoffs on,
 //! and must give the published values. (All eight, with times, are in `cargo bench --bench cube`.)
 
@@ -11,8 +11,7 @@ use zugzwang::search::{Depth, MemoryTable, ProofSearch, ProofTable, Searcher, Ta
 
 /// `(name, position, value)` of every preset in the data file.
 fn presets() -> Vec<(String, Cube, i32)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/cube/sogo-presets.txt");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/cube/sogo-presets.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()

@@ -14,7 +14,7 @@ use zugzwang::game::{Connect4, Game};
 use zugzwang::search::{Depth, MemoryTable, Searcher};
 use zugzwang::store::check::{self, connect4_from_key};
 use zugzwang::store::entry::Knowledge;
-use zugzwang::store::table::{Run, Verify};
+use zugzwang::store::run_file::{Run, Verify};
 use zugzwang::store::{run_files, Manifest, Store, StoreConfig};
 
 const ENV_DIR: &str = "ZUGZWANG_STORE_CHILD_DIR";

@@ -58,8 +58,26 @@ pub enum CubeError {
 }
 
 impl fmt::Display for CubeError {
+    /// One line even where the message quotes input holding a newline (shown as `\n`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let raw = RawMessage(self).to_string();
+        for c in raw.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                fmt::Write::write_char(f, c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The message of a [`CubeError`] before control characters are escaped.
+struct RawMessage<'a>(&'a CubeError);
+
+impl fmt::Display for RawMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             CubeError::SharedCells(cells) => write!(f, "white and black share cells {cells:#x}"),
             CubeError::StoneCounts { white, black } => write!(
                 f,

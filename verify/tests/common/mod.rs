@@ -40,9 +40,9 @@ pub fn random_position(rng: &mut Rng, w: u32, h: u32, empties: u32) -> Option<(C
     Some((pos, moves))
 }
 
-/// The reference data directory shared beside the project.
+/// The reference data shipped with the repository (`verify/data/`, provenance in its README).
 pub fn data_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
 /// Reads `moves score` lines of a Pons test set.

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! [0, 256)              header (store::header: magic, version, game, variant, hash seed,
-//!                       entry count, Bloom shape, xxh3 of everything below)
+//!                       entry count, Bloom shape, xxh3 of everything below; zero padding; in
+//!                       its last 8 bytes an xxh3 of the header's first 248)
 //! [256, 256 + 8n)       n entries, strictly increasing u64 (key << 2 | value)
 //! padding to 64 bytes   zeros
 //! Bloom filter          blocks x 64 bytes (store::bloom)
@@ -63,7 +64,7 @@ impl fmt::Display for Identity {
 }
 
 /// Why a run file was refused or could not be written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum RunErrorKind {
     /// The operating system refused a read, write or map.
     Io(String),
@@ -83,7 +84,14 @@ pub enum RunErrorKind {
         /// Version in the file.
         found: u32,
     },
-    /// Content does not match its checksum (or the header is damaged).
+    /// Written by an older format version, no longer read.
+    OlderFormat {
+        /// Version in the file.
+        found: u32,
+    },
+    /// The header is damaged (its checksum, padding or fields), or cannot be written.
+    Header(HeaderError),
+    /// The body does not match its checksum.
     ChecksumMismatch(String),
     /// The file is longer than its header says, or its Bloom shape is impossible.
     BadLayout(String),
@@ -92,7 +100,7 @@ pub enum RunErrorKind {
 }
 
 /// A run-file error: which file, and why. Displays as one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct RunError {
     /// The file.
     pub path: PathBuf,
@@ -112,9 +120,13 @@ impl fmt::Display for RunError {
             }
             RunErrorKind::NewerFormat { found } => write!(
                 f,
-                "{p}: newer format version {found} (this program reads up to {})",
+                "{p}: newer format version {found} (this program reads version {})",
                 super::header::FORMAT_VERSION
             ),
+            RunErrorKind::OlderFormat { found } => {
+                write!(f, "{p}: {}", HeaderError::OlderFormat { found: *found })
+            }
+            RunErrorKind::Header(e) => write!(f, "{p}: {e}"),
             RunErrorKind::ChecksumMismatch(why) => write!(f, "{p}: checksum mismatch: {why}"),
             RunErrorKind::BadLayout(why) => write!(f, "{p}: bad layout: {why}"),
             RunErrorKind::BadEntries(why) => write!(f, "{p}: bad entries: {why}"),
@@ -122,7 +134,14 @@ impl fmt::Display for RunError {
     }
 }
 
-impl std::error::Error for RunError {}
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            RunErrorKind::Header(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl RunError {
     fn new(path: &Path, kind: RunErrorKind) -> Self {
@@ -471,10 +490,11 @@ impl Run {
 
 fn header_error(path: &Path, e: HeaderError) -> RunError {
     let kind = match e {
-        HeaderError::Truncated => RunErrorKind::Truncated,
+        HeaderError::Truncated { .. } => RunErrorKind::Truncated,
         HeaderError::BadMagic => RunErrorKind::BadMagic,
         HeaderError::NewerFormat { found } => RunErrorKind::NewerFormat { found },
-        HeaderError::Corrupt(why) => RunErrorKind::ChecksumMismatch(format!("header: {why}")),
+        HeaderError::OlderFormat { found } => RunErrorKind::OlderFormat { found },
+        e => RunErrorKind::Header(e),
     };
     RunError::new(path, kind)
 }
@@ -494,8 +514,15 @@ pub fn write_run(
     let tmp_path = dir.join(format!(".tmp-{}-{name}", std::process::id()));
     let result = write_tmp(&tmp_path, id, entries, max_count)
         .map_err(|mut e| {
-            if matches!(e.kind, RunErrorKind::BadEntries(_)) {
-                e.path = dir.to_path_buf(); // about the data, not the temporary file
+            match &mut e.kind {
+                // about the data, not the temporary file
+                RunErrorKind::BadEntries(_) => e.path = dir.to_path_buf(),
+                // a full disk: name the run that could not be, and say nothing was left behind
+                RunErrorKind::Io(why) => {
+                    e.path = final_path.clone();
+                    *why = format!("not written ({why}); the directory is unchanged");
+                }
+                _ => {}
             }
             e
         })
@@ -579,7 +606,7 @@ fn write_tmp(
     );
     let bytes = header
         .encode()
-        .map_err(|e| RunError::new(path, RunErrorKind::Io(e)))?;
+        .map_err(|e| RunError::new(path, RunErrorKind::Header(e)))?;
     let mut file = out.into_inner().map_err(|e| err(e.into_error()))?;
     file.seek(SeekFrom::Start(0)).map_err(err)?;
     file.write_all(&bytes).map_err(err)?;
@@ -703,19 +730,24 @@ mod tests {
                 Err(RunErrorKind::ChecksumMismatch(_))
             ));
         }
-        let mut b = good.clone();
-        b[40] ^= 0x01;
-        fs::write(&path, &b).unwrap();
-        assert!(matches!(
-            open(&path, "connect4"),
-            Err(RunErrorKind::ChecksumMismatch(_))
-        ));
+        for at in [40, 200] {
+            let mut b = good.clone();
+            b[at] ^= 0x01;
+            fs::write(&path, &b).unwrap();
+            assert!(matches!(
+                open(&path, "connect4"),
+                Err(RunErrorKind::Header(HeaderError::Checksum { .. }))
+            ));
+        }
 
         // truncation: anywhere, including inside the header
         for len in [good.len() - 1, HEADER_LEN + 100, 100, 0] {
             fs::write(&path, &good[..len]).unwrap();
             let got = open(&path, "connect4");
-            assert_eq!(got.unwrap_err(), RunErrorKind::Truncated, "length {len}");
+            assert!(
+                matches!(got, Err(RunErrorKind::Truncated)),
+                "length {len}: {got:?}"
+            );
         }
         // bytes appended
         let mut b = good.clone();
@@ -730,7 +762,10 @@ mod tests {
         let mut b = good.clone();
         b[..4].copy_from_slice(b"JUNK");
         fs::write(&path, &b).unwrap();
-        assert_eq!(open(&path, "connect4").unwrap_err(), RunErrorKind::BadMagic);
+        assert!(matches!(
+            open(&path, "connect4"),
+            Err(RunErrorKind::BadMagic)
+        ));
 
         // foreign game
         fs::write(&path, &good).unwrap();
@@ -745,10 +780,10 @@ mod tests {
         let mut b = good.clone();
         b[..HEADER_LEN].copy_from_slice(&h.encode().unwrap());
         fs::write(&path, &b).unwrap();
-        assert_eq!(
-            open(&path, "connect4").unwrap_err(),
-            RunErrorKind::NewerFormat { found: h.version }
-        );
+        assert!(matches!(
+            open(&path, "connect4"),
+            Err(RunErrorKind::NewerFormat { found }) if found == h.version
+        ));
 
         // and the intact file still opens
         fs::write(&path, &good).unwrap();
@@ -766,5 +801,42 @@ mod tests {
             write_run(dir.path(), "run-0000000001.zzr", &id("connect4"), items, 2).unwrap_err();
         assert_eq!(err.path, dir.path());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// A small run (40 entries: header, body, padding, Bloom filter; 1 KiB in all): one flipped
+    /// bit at any offset makes a full open fail with a one-line error naming the file, and the
+    /// file is left as it is.
+    #[test]
+    fn a_flip_at_every_offset_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let entries: Vec<u64> = (0..40u64)
+            .map(|k| Entry::new(k * 7 + 1, Value::from_code(k)).0)
+            .collect();
+        write_run(
+            dir.path(),
+            "run-0000000001.zzr",
+            &id("connect4"),
+            entries.into_iter().map(Ok),
+            40,
+        )
+        .unwrap();
+        let path = dir.path().join("run-0000000001.zzr");
+        let good = fs::read(&path).unwrap();
+        assert!(good.len() > HEADER_LEN + 40 * 8, "{}", good.len());
+        for at in 0..good.len() {
+            let mut b = good.clone();
+            b[at] ^= 1 << (at % 8);
+            fs::write(&path, &b).unwrap();
+            // `open` asserts that the error names the file and is one line
+            let got = open(&path, "connect4");
+            assert!(got.is_err(), "a flip at byte {at} went unnoticed");
+            assert_eq!(
+                fs::read(&path).unwrap(),
+                b,
+                "byte {at}: the file is untouched"
+            );
+        }
+        fs::write(&path, &good).unwrap();
+        assert!(open(&path, "connect4").is_ok());
     }
 }

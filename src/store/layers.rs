@@ -1,0 +1,628 @@
+//! The [`Store`]: a memory layer in front of an optional disk layer, behind one [`Table`].
+
+use super::config::StoreConfig;
+use super::disk::{Disk, Pending};
+use super::entry::Knowledge;
+use super::error::StoreError;
+use super::files::{remove_stale_temporaries, run_files};
+use super::lock::DirLock;
+use super::manifest::{Manifest, MANIFEST};
+use super::run_file::{Run, Verify};
+use crate::search::{Bounds, MemoryTable, Table};
+use std::fmt;
+use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
+
+/// The two-layer position store (see the module documentation).
+pub struct Store {
+    pub(super) mem: MemoryTable,
+    pub(super) disk: Option<Arc<Disk>>,
+}
+
+impl Store {
+    /// A store without a disk layer: just the memory table.
+    pub fn memory_only(cfg: StoreConfig) -> Store {
+        Store {
+            mem: MemoryTable::with_bytes(cfg.mem_bytes),
+            disk: None,
+        }
+    }
+
+    /// Opens (creating if needed) the store directory `dir` for the game described by
+    /// `manifest`. Refuses, with one line naming the file, a directory in use by another store,
+    /// one made for another game, size or hash seed, a damaged manifest, and any run file that is
+    /// truncated, corrupt, foreign or of another format version; a refused file is left as it is.
+    ///
+    /// # Safety
+    ///
+    /// The runs are memory-mapped (see [`Run::open`]): no other process may modify or truncate
+    /// files in `dir` while the store is open. A second store on one directory (in this process
+    /// or another zugzwang process) is refused by the directory's lock ([`super::lock`]); the
+    /// lock is advisory, so other programs must keep out of `dir` by themselves.
+    pub unsafe fn open(
+        dir: &Path,
+        manifest: &Manifest,
+        cfg: StoreConfig,
+    ) -> Result<Store, StoreError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::NotADirectory(dir.to_path_buf()));
+        }
+        fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_path_buf(), e.to_string()))?;
+        // before anything is read or written: a second writer must not even see half a flush
+        let lock = DirLock::exclusive(dir)?;
+        let id = manifest.identity();
+        let files = run_files(dir)?;
+        match Manifest::read(dir)? {
+            Some(found) => {
+                if found.identity() != id {
+                    return Err(StoreError::Foreign {
+                        dir: dir.to_path_buf(),
+                        found: found.identity().to_string(),
+                        expected: id.to_string(),
+                    });
+                }
+            }
+            None if !files.is_empty() => {
+                return Err(StoreError::Manifest(
+                    dir.join(MANIFEST),
+                    "missing, but the directory holds run files".into(),
+                ))
+            }
+            None => manifest.write(dir)?,
+        }
+        remove_stale_temporaries(dir);
+        let mut runs = Vec::new();
+        for (_, path) in &files {
+            // SAFETY: forwarded to our caller.
+            runs.push(Arc::new(unsafe {
+                Run::open(path, Some(&id), Verify::Full)
+            }?));
+        }
+        let next = files.last().map_or(1, |(s, _)| s + 1);
+        Ok(Store {
+            mem: MemoryTable::with_bytes(cfg.mem_bytes),
+            disk: Some(Arc::new(Disk {
+                dir: dir.to_path_buf(),
+                id,
+                cfg,
+                has_runs: AtomicBool::new(!runs.is_empty()),
+                runs: RwLock::new(runs),
+                pending: Mutex::new(Pending {
+                    buf: Vec::new(),
+                    last_flush: Instant::now(),
+                }),
+                next_seq: AtomicU64::new(next),
+                failed: AtomicBool::new(false),
+                error: Mutex::new(None),
+                merger: Mutex::new(None),
+                merging: AtomicBool::new(false),
+                hits: AtomicU64::new(0),
+                flushed: AtomicU64::new(0),
+                merges: AtomicU64::new(0),
+                _lock: lock,
+            })),
+        })
+    }
+
+    /// The memory layer.
+    pub fn memory(&self) -> &MemoryTable {
+        &self.mem
+    }
+
+    /// Everything the disk layer says about `key` (nothing without a disk layer).
+    pub fn disk_knowledge(&self, key: u64) -> Knowledge {
+        self.disk
+            .as_ref()
+            .map_or(Knowledge::NONE, |d| d.lookup(key))
+    }
+
+    /// Writes the buffer out as a run now (and merges if there are too many runs). Returns the
+    /// first error the store met, here or during the search.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        let Some(d) = &self.disk else { return Ok(()) };
+        if !d.failed.load(Ordering::Relaxed) {
+            let mut p = d.pending.lock().expect("store lock poisoned");
+            if let Err(e) = d.flush_locked(&mut p) {
+                d.fail(e);
+            }
+        }
+        match self.error() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for a background merge, if one is running.
+    pub fn wait_for_merges(&self) {
+        if let Some(d) = &self.disk {
+            d.join_merger();
+        }
+    }
+
+    /// Merges all runs into one now.
+    pub fn compact(&self) -> Result<(), StoreError> {
+        let Some(d) = &self.disk else { return Ok(()) };
+        self.flush()?;
+        let _p = d.pending.lock().expect("store lock poisoned");
+        d.join_merger();
+        let n = d.runs.read().expect("store lock poisoned").len();
+        if n > 1 {
+            d.merge_smallest(n)?;
+        }
+        Ok(())
+    }
+
+    /// The first error met (a write failure, or a contradiction between the search and the
+    /// table). After an error the disk layer stops writing; probes still work.
+    pub fn error(&self) -> Option<StoreError> {
+        let d = self.disk.as_ref()?;
+        d.error.lock().expect("store lock poisoned").clone()
+    }
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("dir", &self.disk.as_ref().map(|d| &d.dir))
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let _ = self.flush();
+        self.wait_for_merges();
+    }
+}
+
+impl Table for Store {
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Bounds> {
+        let m = self.mem.probe(key);
+        if m.is_some_and(|b| b.is_exact()) {
+            return m;
+        }
+        let Some(d) = &self.disk else { return m };
+        let k = d.lookup(key);
+        if k.is_empty() {
+            return m;
+        }
+        let Some(db) = k.to_bounds() else {
+            d.fail(StoreError::Conflict(
+                d.dir.clone(),
+                format!("key {key:#x} has contradicting entries in different runs"),
+            ));
+            return m;
+        };
+        d.hits.fetch_add(1, Ordering::Relaxed);
+        let Some(mb) = m else { return Some(db) };
+        let b = Bounds {
+            lower: mb.lower.max(db.lower),
+            upper: mb.upper.min(db.upper),
+            best: mb.best,
+        };
+        if b.lower > b.upper {
+            d.fail(StoreError::Conflict(
+                d.dir.clone(),
+                format!("key {key:#x}: the table says {db:?}, the memory table {mb:?}",),
+            ));
+            return m;
+        }
+        Some(b)
+    }
+
+    #[inline]
+    fn store(&self, key: u64, bounds: Bounds, work: u64) {
+        self.mem.store(key, bounds, work);
+        if let Some(d) = &self.disk {
+            if work >= d.cfg.min_work {
+                d.add(key, bounds);
+            }
+        }
+    }
+
+    /// Forgets the memory layer; the disk layer keeps everything (it holds proven facts that
+    /// stay true).
+    fn clear(&self) {
+        self.mem.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::entry::{values_from_bounds, Value};
+    use crate::store::run_file;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+    use std::time::Duration;
+
+    fn manifest(variant: &str) -> Manifest {
+        Manifest::new("connect4", variant, "", 0)
+    }
+
+    /// Small buffers and few runs, so that a handful of inserts flushes and merges.
+    fn small() -> StoreConfig {
+        StoreConfig {
+            mem_bytes: 1024,
+            min_work: 0,
+            buffer_entries: 5,
+            flush_every: Duration::from_secs(3600),
+            max_runs: 3,
+            merge_width: 2,
+            background_merge: true,
+        }
+    }
+
+    fn open(dir: &Path) -> Store {
+        // SAFETY: a private temporary directory, used by one store at a time.
+        unsafe { Store::open(dir, &manifest("6x5"), small()) }.unwrap()
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// Store bounds `lower <= v <= upper` for key `k`, where v is the key's true score.
+        Insert {
+            k: u64,
+            lo_off: i8,
+            hi_off: i8,
+        },
+        Flush,
+        Compact,
+        Reopen,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (0u64..40, 0i8..4, 0i8..4).prop_map(|(k, lo_off, hi_off)| Op::Insert { k, lo_off, hi_off }),
+            1 => Just(Op::Flush),
+            1 => Just(Op::Compact),
+            1 => Just(Op::Reopen),
+        ]
+    }
+
+    /// The true score of key `k` in the model game: -2..=2, so every value code occurs.
+    fn truth(k: u64) -> i8 {
+        (k % 5) as i8 - 2
+    }
+
+    fn check_against_model(store: &Store, model: &HashMap<u64, Knowledge>) {
+        for k in 0..40u64 {
+            let want = model
+                .get(&k)
+                .copied()
+                .unwrap_or_default()
+                .normalised()
+                .unwrap();
+            let got = store.disk_knowledge(k);
+            assert_eq!(got.normalised().unwrap(), want, "key {k}");
+            // and the probe never claims more than the truth allows
+            if let Some(b) = store.probe(k) {
+                assert!(b.lower <= truth(k) && truth(k) <= b.upper, "key {k}: {b:?}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The store against a HashMap model: after every flush, merge and reopen, the disk
+        /// layer knows exactly what the model says (the normalised union of all inserted
+        /// values), duplicates included.
+        #[test]
+        fn store_matches_a_hashmap_model(ops in proptest::collection::vec(op(), 1..80)) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut store = open(dir.path());
+            let mut model: HashMap<u64, Knowledge> = HashMap::new();
+            for op in ops {
+                match op {
+                    Op::Insert { k, lo_off, hi_off } => {
+                        let v = truth(k);
+                        let b = Bounds { lower: v - lo_off, upper: v + hi_off, best: None };
+                        let (vals, n) = values_from_bounds(b);
+                        let e = model.entry(k).or_default();
+                        for &x in &vals[..n] {
+                            *e = e.with(x);
+                        }
+                        store.store(k, b, 1000);
+                    }
+                    Op::Flush => {
+                        store.flush().unwrap();
+                        check_against_model(&store, &model);
+                    }
+                    Op::Compact => {
+                        store.compact().unwrap();
+                        prop_assert!(store.stats().runs <= 1);
+                        check_against_model(&store, &model);
+                    }
+                    Op::Reopen => {
+                        drop(store);
+                        store = open(dir.path());
+                        check_against_model(&store, &model);
+                    }
+                }
+                prop_assert!(store.error().is_none());
+                // background merges may lag; back-pressure bounds the pile-up
+                prop_assert!(store.stats().runs <= 4 * 3 + 1);
+            }
+            store.flush().unwrap();
+            check_against_model(&store, &model);
+            for (_, path) in run_files(dir.path()).unwrap() {
+                // SAFETY: as in `open`.
+                let run = unsafe { Run::open(&path, None, Verify::Full) };
+                prop_assert!(run.is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn background_merges_keep_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        let win = Bounds {
+            lower: 1,
+            upper: 5,
+            best: None,
+        };
+        for k in 0..400u64 {
+            store.store(k, win, 1000); // a flush every 5 entries, a merge past 3 runs
+        }
+        store.flush().unwrap();
+        store.wait_for_merges();
+        let st = store.stats();
+        assert!(st.merges > 0, "{st:?}");
+        assert_eq!(st.entries, 400, "{st:?}");
+        for k in 0..400u64 {
+            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(Value::Win));
+        }
+        assert!(store.error().is_none());
+        // files on disk are exactly the runs the store knows
+        assert_eq!(run_files(dir.path()).unwrap().len() as u64, st.runs);
+    }
+
+    #[test]
+    fn contradictions_are_reported_not_resolved() {
+        let win = Bounds {
+            lower: 1,
+            upper: 5,
+            best: None,
+        };
+        let draw_at_most = Bounds {
+            lower: -5,
+            upper: 0,
+            best: None,
+        };
+        // within one buffer
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(7, win, 1000);
+        store.store(7, draw_at_most, 1000);
+        let err = store.flush().unwrap_err();
+        assert!(err.to_string().contains("0x7"), "{err}");
+        drop(store);
+        // between the disk and a new result
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(9, win, 1000);
+        store.flush().unwrap();
+        store.memory().clear();
+        store.store(9, draw_at_most, 1000);
+        let err = store.flush().unwrap_err();
+        assert!(matches!(err, StoreError::Conflict(..)), "{err}");
+        assert!(err.to_string().contains("0x9"), "{err}");
+    }
+
+    #[test]
+    fn a_directory_for_another_size_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        store.store(
+            3,
+            Bounds {
+                lower: 1,
+                upper: 5,
+                best: None,
+            },
+            1000,
+        );
+        drop(store);
+        // SAFETY: as in `open`.
+        let err = unsafe { Store::open(dir.path(), &manifest("7x6"), small()) }.unwrap_err();
+        assert!(matches!(err, StoreError::Foreign { .. }));
+        let line = err.to_string();
+        assert!(
+            line.contains("6x5") && line.contains("7x6") && !line.contains('\n'),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_run_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        for k in 0..20 {
+            store.store(
+                k,
+                Bounds {
+                    lower: 1,
+                    upper: 5,
+                    best: None,
+                },
+                1000,
+            );
+        }
+        drop(store);
+        let (_, path) = run_files(dir.path()).unwrap().pop().unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        let mid = run_file::bloom_offset(1) as usize - 16;
+        bytes[mid] ^= 0xff;
+        fs::write(&path, &bytes).unwrap();
+        // SAFETY: as in `open`.
+        let err = unsafe { Store::open(dir.path(), &manifest("6x5"), small()) }.unwrap_err();
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            bytes,
+            "the refused file is untouched"
+        );
+    }
+
+    #[test]
+    fn values_survive_for_every_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = StoreConfig {
+            min_work: 100,
+            ..small()
+        };
+        // SAFETY: as in `open`.
+        let store = unsafe { Store::open(dir.path(), &manifest("6x5"), cfg) }.unwrap();
+        let cases = [
+            (
+                1u64,
+                Bounds {
+                    lower: 2,
+                    upper: 9,
+                    best: None,
+                },
+                Value::Win,
+            ),
+            (
+                2,
+                Bounds {
+                    lower: -9,
+                    upper: -3,
+                    best: None,
+                },
+                Value::Loss,
+            ),
+            (
+                3,
+                Bounds {
+                    lower: 0,
+                    upper: 4,
+                    best: None,
+                },
+                Value::AtLeastDraw,
+            ),
+            (
+                4,
+                Bounds {
+                    lower: -4,
+                    upper: 0,
+                    best: None,
+                },
+                Value::AtMostDraw,
+            ),
+        ];
+        for (k, b, _) in cases {
+            store.store(k, b, 1000);
+        }
+        store.store(
+            5,
+            Bounds {
+                lower: 0,
+                upper: 0,
+                best: None,
+            },
+            1000,
+        );
+        store.store(
+            6,
+            Bounds {
+                lower: -1,
+                upper: 1,
+                best: None,
+            },
+            1000,
+        );
+        store.store(
+            7,
+            Bounds {
+                lower: 5,
+                upper: 5,
+                best: None,
+            },
+            10,
+        ); // too cheap for disk
+        drop(store);
+        let store = open(dir.path());
+        for (k, _, v) in cases {
+            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(v));
+        }
+        let draw = Knowledge::NONE
+            .with(Value::AtLeastDraw)
+            .with(Value::AtMostDraw);
+        assert_eq!(store.disk_knowledge(5), draw);
+        assert_eq!(
+            store.probe(5),
+            Some(Bounds {
+                lower: 0,
+                upper: 0,
+                best: None
+            })
+        );
+        assert!(store.disk_knowledge(6).is_empty());
+        assert_eq!(store.probe(7), None);
+    }
+
+    /// Opening a store refuses a run or a manifest with one flipped bit at any offset, with one
+    /// line naming the file, and leaves the file as it is.
+    #[test]
+    fn open_refuses_a_flip_at_every_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        for k in 0..30u64 {
+            store.store(
+                k * 11,
+                Bounds {
+                    lower: 1,
+                    upper: 5,
+                    best: None,
+                },
+                1000,
+            );
+        }
+        store.compact().unwrap();
+        drop(store);
+        let (_, run) = run_files(dir.path()).unwrap().pop().unwrap();
+        for path in [run, dir.path().join(MANIFEST)] {
+            let good = fs::read(&path).unwrap();
+            for at in 0..good.len() {
+                let mut b = good.clone();
+                b[at] ^= 1 << (at % 8);
+                fs::write(&path, &b).unwrap();
+                // SAFETY: as in `open`.
+                let e = unsafe { Store::open(dir.path(), &manifest("6x5"), small()) }
+                    .expect_err(&format!("{}: byte {at}", path.display()));
+                let line = e.to_string();
+                assert!(line.contains(&path.display().to_string()), "{line}");
+                assert!(!line.contains('\n'), "{line}");
+                assert_eq!(fs::read(&path).unwrap(), b, "the refused file is untouched");
+            }
+            fs::write(&path, &good).unwrap();
+        }
+        drop(open(dir.path()));
+    }
+
+    #[test]
+    fn a_second_store_on_one_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = open(dir.path());
+        // SAFETY: as in `open`.
+        let e = unsafe { Store::open(dir.path(), &manifest("6x5"), small()) }.unwrap_err();
+        assert!(matches!(e, StoreError::Lock(_)), "{e}");
+        assert!(
+            e.to_string().contains("in use by another zugzwang process"),
+            "{e}"
+        );
+        drop(first);
+        drop(open(dir.path()));
+    }
+}

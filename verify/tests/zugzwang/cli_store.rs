@@ -1,0 +1,224 @@
+//! The position store as two processes and a full disk meet it, through the `zugzwang` binary:
+//! one directory has one writer (the second is refused with one line, whichever comes first), and
+//! a run that cannot be written (the file size limit of the process, as a full disk would) gives
+//! one clear error, leaves the earlier runs intact, and a later solve resumes from them.
+//!
+//! This file belongs to the root package (see `[[test]]` in the root Cargo.toml) so that Cargo
+//! builds the binary for it; it lives under verify/tests/ because the top level has no tests/.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use zugzwang::store::run_file::{Run, Verify};
+use zugzwang::store::{run_files, Manifest, Store, StoreConfig};
+
+/// The board of these tests: 7x5 solves in seconds and writes runs of a few MB.
+const SIZE: &str = "7x5";
+
+fn zugzwang() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_zugzwang"))
+}
+
+/// `solve connect4 --size 7x5 --table DIR MOVES` (small memory; the table does the keeping).
+fn solve(dir: &Path, moves: &str) -> Command {
+    let mut c = zugzwang();
+    c.args([
+        "solve", "connect4", "--size", SIZE, "--mem", "64M", "--table",
+    ])
+    .arg(dir)
+    .arg(moves);
+    c
+}
+
+fn stderr_line(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err}"
+    );
+    err.trim_end().to_string()
+}
+
+fn manifest(start: &str) -> Manifest {
+    Manifest::new("connect4", SIZE, start, 0)
+}
+
+fn small_config() -> StoreConfig {
+    StoreConfig {
+        mem_bytes: 1 << 20,
+        ..StoreConfig::default()
+    }
+}
+
+/// The run files and their bytes.
+fn runs_of(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    run_files(dir)
+        .unwrap()
+        .into_iter()
+        .map(|(_, p)| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect()
+}
+
+#[test]
+fn a_second_user_of_a_directory_is_refused_in_either_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+
+    // this process writes first: the binary's solve and check are refused
+    // SAFETY: the directory is private to this test; the binary only ever reads it here.
+    let store = unsafe { Store::open(&dir, &manifest(""), small_config()) }.unwrap();
+    let o = solve(&dir, "444").output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_line(&o));
+    let line = stderr_line(&o);
+    assert!(
+        line.contains("in use by another zugzwang process")
+            && line.contains(&format!("pid {}", std::process::id())),
+        "{line}"
+    );
+    let o = zugzwang()
+        .args(["table", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr_line(&o).contains("in use"), "{}", stderr_line(&o));
+    drop(store);
+
+    // the binary writes first: this process and a second binary are refused
+    let mut child = solve(&dir, "")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let lock = dir.join(zugzwang::store::lock::LOCK_FILE);
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&lock).unwrap_or_default().trim() != pid.to_string() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the child never took the lock"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the child ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: refused before anything is mapped.
+    let e = unsafe { Store::open(&dir, &manifest(""), small_config()) }.unwrap_err();
+    assert!(e.to_string().contains(&format!("pid {pid}")), "{e}");
+    let o = solve(&dir, "444").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr_line(&o).contains(&format!("pid {pid}")),
+        "{}",
+        stderr_line(&o)
+    );
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the writer ran to the end meanwhile; the refusals above prove nothing about it"
+    );
+    // a killed writer leaves no lock behind
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // SAFETY: the writer is dead; the directory is ours again.
+    let store = unsafe { Store::open(&dir, &manifest(""), small_config()) };
+    assert!(store.is_ok(), "{:?}", store.err());
+}
+
+/// Disk full while writing a run: the solve runs under a file size limit (`RLIMIT_FSIZE`, with
+/// `SIGXFSZ` ignored so that the write fails with `EFBIG` the way a full disk fails with `ENOSPC`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_gives_one_error_keeps_earlier_runs_and_a_later_solve_resumes() {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+
+    // earlier runs
+    let o = solve(&dir, "444").output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let before = runs_of(&dir);
+    assert!(!before.is_empty());
+    let manifest_before = std::fs::read(dir.join("manifest.json")).unwrap();
+
+    // a solve whose next run cannot be written: at most 64 KiB per file
+    let mut full = solve(&dir, "44");
+    // SAFETY: between fork and exec the closure only calls async-signal-safe functions
+    // (signal, setrlimit) and allocates nothing.
+    unsafe {
+        full.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: 64 << 10,
+                rlim_max: 64 << 10,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = full.output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let line = stderr_line(&o);
+    assert!(
+        line.contains("run-")
+            && line.contains("not written (File too large")
+            && line.contains("the directory is unchanged"),
+        "{line}"
+    );
+
+    // the earlier runs are intact and alone: no new run, no temporary file, the same manifest
+    assert_eq!(runs_of(&dir), before);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.starts_with(".tmp")), "{names:?}");
+    assert_eq!(
+        std::fs::read(dir.join("manifest.json")).unwrap(),
+        manifest_before
+    );
+    for (path, _) in &before {
+        // SAFETY: no process uses the directory now.
+        assert!(unsafe { Run::open(path, None, Verify::Full) }.is_ok());
+    }
+
+    // a later solve, with room, resumes from them and gets the value a plain solve gets
+    let resumed = solve(&dir, "44").output().unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&resumed.stdout).to_string();
+    let plain = zugzwang()
+        .args(["solve", "connect4", "--size", SIZE, "--mem", "64M", "44"])
+        .output()
+        .unwrap();
+    let score = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("score:"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no score line in {text}"))
+    };
+    assert_eq!(score(&out), score(&String::from_utf8_lossy(&plain.stdout)));
+    let hits = out
+        .lines()
+        .find(|l| l.starts_with("table:"))
+        .and_then(|l| l.split(", ").last())
+        .and_then(|h| h.strip_suffix(" disk hits"))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no table line in {out}"));
+    assert!(hits > 0, "the resumed solve used the earlier runs: {out}");
+    assert!(runs_of(&dir).len() > before.len(), "and wrote its own");
+}
