@@ -3,16 +3,21 @@
 //! switched off) measured in the same run, plus the reference solver's figures from
 //! `verify/data/README.md` (taken on this machine kind) for comparison.
 //!
-//! `cargo bench --bench connect4` runs everything; `-- --quick` takes a tenth of each set.
-//! Set `ZZ_EXTERNAL_SOLVER=/path/to/binary` to time another solver that reads move strings on
-//! stdin and prints `moves score nodes micros` per line (Pons' protocol) in the same run.
-//! The transposition table (64 MiB, like Pons') is cleared before every position.
+//! `cargo bench --bench connect4` runs everything; `-- --quick` takes a tenth of each set;
+//! `-- --external /path/to/binary` also times another solver that reads move strings on stdin
+//! and prints `moves score nodes micros` per line (Pons' protocol) in the same run. The
+//! transposition table (64 MiB, like Pons') is cleared before every position.
+//!
+//! The zugzwang column asks the solver API what `zugzwang solve connect4 --batch` asks (one
+//! thread, no best moves); the baseline runs the search itself with its enhancements switched
+//! off ([`Options::baseline`]), a switch the API does not offer because no user needs it.
 
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 use zugzwang::game::Connect4;
 use zugzwang::search::{Depth, MemoryTable, Options, Searcher, Table};
+use zugzwang::solver::{BestMoves, Control, GameSpec, Question, Solver, SolverConfig};
 
 /// (set, positions measured, reference mean nodes, reference mean CPU µs) — the figures of
 /// Pons' solver from the data README, over the same prefixes of each set.
@@ -44,7 +49,7 @@ fn read_set(name: &str, take: usize) -> Vec<(String, i32)> {
         .collect()
 }
 
-fn run_ours(set: &[(String, i32)], table: &MemoryTable, options: Options) -> Stat {
+fn run_baseline(set: &[(String, i32)], table: &MemoryTable, options: Options) -> Stat {
     let (mut micros, mut nodes) = (0u128, 0u64);
     for (moves, expected) in set {
         let pos = Connect4::from_moves(7, 6, moves).expect("valid test line");
@@ -55,6 +60,33 @@ fn run_ours(set: &[(String, i32)], table: &MemoryTable, options: Options) -> Sta
         micros += start.elapsed().as_micros();
         nodes += s.nodes;
         assert_eq!(score, *expected, "wrong score for {moves}");
+    }
+    let n = set.len() as f64;
+    Stat {
+        micros: micros as f64 / n,
+        nodes: nodes as f64 / n,
+    }
+}
+
+fn run_api(set: &[(String, i32)]) -> Stat {
+    let cfg = SolverConfig {
+        threads: 1,
+        best: BestMoves::None,
+        mem_bytes: 64 << 20,
+        ..SolverConfig::for_game(GameSpec::CONNECT4)
+    };
+    let mut solver = Solver::new(GameSpec::CONNECT4, cfg).expect("the defaults run");
+    solver.prefault();
+    let (mut micros, mut nodes) = (0u128, 0u64);
+    for (moves, expected) in set {
+        solver.clear();
+        let start = Instant::now();
+        let s = solver
+            .solve(moves, Question::Value, None, &Control::new())
+            .expect("valid test line");
+        micros += start.elapsed().as_micros();
+        nodes += s.nodes;
+        assert_eq!(s.score, *expected, "wrong score for {moves}");
     }
     let n = set.len() as f64;
     Stat {
@@ -92,8 +124,12 @@ fn run_external(binary: &str, set: &[(String, i32)]) -> Option<Stat> {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let external = std::env::var("ZZ_EXTERNAL_SOLVER").ok();
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let external = args
+        .iter()
+        .position(|a| a == "--external")
+        .map(|i| args.get(i + 1).expect("--external needs a path").clone());
     let table = MemoryTable::with_bytes(64 << 20);
     table.prefault();
     println!("Connect Four 7x6, strong solve, table 64 MiB cleared per position, one thread");
@@ -112,8 +148,8 @@ fn main() {
     for (name, take, ref_nodes, ref_us) in SETS {
         let take = if quick { (take / 10).max(2) } else { take };
         let set = read_set(name, take);
-        let base = run_ours(&set, &table, Options::baseline());
-        let ours = run_ours(&set, &table, Options::default());
+        let base = run_baseline(&set, &table, Options::baseline());
+        let ours = run_api(&set);
         let ext = external.as_deref().and_then(|b| run_external(b, &set));
         let ext_cols = ext
             .map(|e| {

@@ -1,26 +1,23 @@
 //! 4x4x4 benchmarks: plays per second (move generation + play + win test), canonical forms over
 //! 8 and 192 symmetries, full keys, and the eight Sogo presets of
-//! `verify/data/cube/sogo-presets.txt` solved one by one (value, nodes, seconds; each value
-//! checked against the file's).
+//! `verify/data/cube/sogo-presets.txt` solved one by one through the solver API (value, nodes,
+//! seconds including the tables' set-up; each value checked against the file's), and the cost
+//! forecasts.
 //!
-//! `cargo bench --bench cube` runs everything; `-- --quick` shortens criterion's part;
-//! `CUBE_PRESET_SECONDS=N` limits each preset (default 600 s; a preset stopped by the limit is
-//! reported as unfinished, never as a value); `CUBE_THREADS=N` gives the pn engine N threads
-//! (default: one per core, as the CLI); `CUBE_ENGINES=pn` skips alpha-beta; `CUBE_PRESETS_ONLY=1`
-//! skips criterion's part.
+//! Settings come from the command line after `--` (`cargo bench --bench cube -- --help`):
+//! `micro [--quick]` (criterion's part), `presets [--seconds N] [--engines pn,alphabeta]
+//! [--threads N]`, `forecast PLIES [--count N]` (careful random positions), `forecast PLIES
+//! --lines N` (games of plausible play); no command runs `micro` and `presets`. A solve stopped
+//! by the time limit is reported as unfinished, never as a value.
 
 use criterion::{black_box, Criterion};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use zugzwang::game::symmetry::{min192, min8};
 use zugzwang::game::{Bits, Cube, Game, Rules};
 use zugzwang::search::order;
-use zugzwang::search::proof::{
-    DEFAULT_GRAVITY_ENDGAME, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
+use zugzwang::solver::{
+    BestMoves, Control, Engine, GameSpec, Question, SolveError, Solver, SolverConfig,
 };
-use zugzwang::search::vcf::ForcingSearch;
-use zugzwang::search::{MemoryTable, ProofSearch, ProofTable, Searcher, Table};
 
 fn xorshift(s: &mut u64) -> u64 {
     *s ^= *s << 13;
@@ -144,156 +141,6 @@ fn criterion_part(c: &mut Criterion) {
     });
 }
 
-/// Raises `stop` after `limit` seconds unless `done` is raised first.
-fn stop_after(
-    limit: u64,
-    stop: Arc<AtomicBool>,
-    done: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let t = Instant::now();
-        while !done.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(limit) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        stop.store(true, Ordering::Relaxed);
-    })
-}
-
-/// Solves `g` with the alpha-beta engine from an empty `table` as the CLI's `--engine
-/// alphabeta` does (capped deepening, ETC from 30 empty cells, the forcing-win cutoff), stopped
-/// after `limit` seconds: the value (`None` if stopped), nodes and seconds. One place for the presets and the
-/// forecast, so that both measure the same search.
-fn solve_limited(table: &MemoryTable, g: &Cube, limit: u64) -> (Option<i32>, u64, f64) {
-    table.clear();
-    let stop = Arc::new(AtomicBool::new(false));
-    let done = Arc::new(AtomicBool::new(false));
-    let timer = stop_after(limit, stop.clone(), done.clone());
-    let t = Instant::now();
-    let mut searcher = Searcher::new(table)
-        .with_stop(&stop)
-        .with_etc_min_empty(30)
-        .with_forcing(
-            ForcingSearch::new(DEFAULT_VCF_BUDGET),
-            ENDGAME_FORCING_MIN_EMPTY,
-        );
-    let r = zugzwang::search::capped::solve_deepening(&mut searcher, g, 4, 2);
-    let secs = t.elapsed().as_secs_f64();
-    done.store(true, Ordering::Relaxed);
-    let _ = timer.join();
-    (r.ok().map(|(v, _)| v), searcher.nodes, secs)
-}
-
-/// The same with the proof-number engine as the CLI's default `--engine pn` runs it on Sogo
-/// (alpha-beta leaves from 20 empty cells, on `endgame`); nodes of both searches.
-fn prove_limited(
-    table: &mut ProofTable,
-    endgame: &MemoryTable,
-    g: &Cube,
-    limit: u64,
-    threads: usize,
-) -> (Option<i32>, u64, f64) {
-    table.clear();
-    endgame.clear();
-    let stop = Arc::new(AtomicBool::new(false));
-    let done = Arc::new(AtomicBool::new(false));
-    let timer = stop_after(limit, stop.clone(), done.clone());
-    let t = Instant::now();
-    let mut search = ProofSearch::new(table)
-        .with_stop(&stop)
-        .with_endgame(endgame, DEFAULT_GRAVITY_ENDGAME)
-        .with_threads(threads);
-    let r = search.value(g);
-    let secs = t.elapsed().as_secs_f64();
-    done.store(true, Ordering::Relaxed);
-    let _ = timer.join();
-    (r.ok(), search.nodes + search.endgame_nodes, secs)
-}
-
-/// The environment variable `name` as a number, else `default`.
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The tables of the preset and forecast runs: 1 GiB for alpha-beta (touched up front, so page
-/// faults do not land in the first timing) and 1 GiB for pn.
-fn benchmark_tables() -> (MemoryTable, ProofTable) {
-    let table = MemoryTable::with_bytes(1 << 30);
-    table.prefault();
-    (table, ProofTable::new(1 << 30))
-}
-
-/// `CUBE_THREADS`, else one per core.
-fn pn_threads() -> usize {
-    env_or(
-        "CUBE_THREADS",
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-    )
-}
-
-/// Whether `CUBE_ENGINES` (default both) asks for alpha-beta.
-fn alphabeta_wanted() -> bool {
-    std::env::var("CUBE_ENGINES").map_or(true, |e| e.contains("alphabeta"))
-}
-
-/// One result column: value, nodes, seconds, or how far an unfinished search got.
-fn column((r, nodes, secs): (Option<i32>, u64, f64)) -> String {
-    match r {
-        Some(v) => format!("{v:>5} {nodes:>11} {secs:>7.2}"),
-        None => format!("    > {nodes:>11} {secs:>7.0}"),
-    }
-}
-
-fn presets() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/verify/data/cube/sogo-presets.txt"
-    );
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            println!("presets: cannot read {path}: {e}");
-            return;
-        }
-    };
-    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 600);
-    let (table, mut proof_table) = benchmark_tables();
-    let threads = pn_threads();
-    println!(
-        "preset     stones expected | alphabeta: value nodes seconds | pn ({threads} threads): value nodes seconds | that solver"
-    );
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let (name, masks, expected) = (f[0], f[2], f[3].parse::<i32>().unwrap_or(9));
-        let theirs = f[4..].join(" ");
-        let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
-        let ab = if alphabeta_wanted() {
-            solve_limited(&table, &g, limit)
-        } else {
-            (None, 0, 0.0)
-        };
-        let pn = prove_limited(&mut proof_table, &table, &g, limit, threads);
-        let mut verdict = "ok";
-        for v in [ab.0, pn.0].into_iter().flatten() {
-            assert_eq!(v, expected, "{name}: value differs from the file's");
-        }
-        if ab.0.is_none() && pn.0.is_none() {
-            verdict = "unfinished";
-        }
-        println!(
-            "{name:<10} {:>6} {expected:>8} | {} | {} | {theirs} {verdict}",
-            g.ply(),
-            column(ab),
-            column(pn),
-        );
-    }
-}
-
 /// Careful random play to `plies` stones: never a winning move, never a move handing the
 /// opponent a win when another exists; restarts if a game ends or the side to move can win.
 fn careful_random(plies: u32, seed: &mut u64) -> Cube {
@@ -329,23 +176,166 @@ fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
     }
 }
 
-/// The Sogo cost forecast along `CUBE_FORECAST_LINES` games of plausible play: each game's
-/// position after every ply of `CUBE_FORECAST` (largest first, e.g. `26,24,22,20`) solved by
-/// pn, until one is unfinished in `CUBE_PRESET_SECONDS` (the earlier plies of that game would
-/// be too). Positions of one game share their history, so their costs show how each pair of
-/// plies more multiplies the work on the way to the empty board.
-fn forecast_lines(plies: &str, lines: usize) {
-    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 300);
-    let (table, mut proof_table) = benchmark_tables();
+/// The bench's command line (after `--`).
+#[derive(clap::Parser)]
+#[command(name = "cube bench")]
+struct BenchArgs {
+    #[command(subcommand)]
+    job: Option<Job>,
+    /// Seconds per solve before it counts as unfinished (default 600 for the presets, 300
+    /// for the forecasts).
+    #[arg(long, global = true)]
+    seconds: Option<u64>,
+    /// Engines to run, comma-separated: pn, alphabeta (each with the CLI's Sogo defaults).
+    #[arg(long, global = true, default_value = "pn,alphabeta")]
+    engines: String,
+    /// Search threads (0 = one per core, as the CLI).
+    #[arg(long, global = true, default_value_t = 0)]
+    threads: usize,
+    /// Cargo passes `--bench` to every bench binary.
+    #[arg(long, global = true, hide = true)]
+    bench: bool,
+}
+
+#[derive(clap::Subcommand)]
+enum Job {
+    /// Criterion's micro-benchmarks.
+    Micro {
+        /// Short measurements.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// The eight Sogo presets.
+    Presets,
+    /// The cost forecast at these plies (e.g. 28,26,24).
+    Forecast {
+        /// Stone counts, comma-separated.
+        plies: String,
+        /// Positions per ply (careful random play).
+        #[arg(long, default_value_t = 3)]
+        count: usize,
+        /// Games of plausible play instead, each solved from its largest ply backwards until
+        /// one is unfinished.
+        #[arg(long)]
+        lines: Option<usize>,
+    },
+}
+
+/// One solve through the API with the Sogo defaults and `engine`, stopped after `limit`
+/// seconds: the value (`None` if stopped), nodes and seconds, the tables' set-up included (as
+/// a user waits for it).
+fn solve_limited(g: &Cube, engine: Engine, threads: usize, limit: u64) -> (Option<i32>, u64, f64) {
+    let spec = GameSpec::Cube(g.rules());
+    let cfg = SolverConfig {
+        engine,
+        threads,
+        best: BestMoves::None,
+        ..SolverConfig::for_game(spec)
+    };
+    let t = Instant::now();
+    let mut solver = Solver::new(spec, cfg).expect("the defaults run");
+    let r = solver.solve_position(
+        g,
+        Question::Value,
+        Some(Duration::from_secs(limit)),
+        &Control::new(),
+    );
+    let secs = t.elapsed().as_secs_f64();
+    match r {
+        Ok(s) => (Some(s.score), s.nodes, secs),
+        Err(SolveError::Stopped { nodes, .. }) => (None, nodes, secs),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// One result column: value, nodes, seconds, or how far an unfinished search got.
+fn column((r, nodes, secs): (Option<i32>, u64, f64)) -> String {
+    match r {
+        Some(v) => format!("{v:>5} {nodes:>11} {secs:>7.2}"),
+        None => format!("    > {nodes:>11} {secs:>7.0}"),
+    }
+}
+
+/// The engines asked for.
+fn engines(args: &BenchArgs) -> Vec<Engine> {
+    args.engines
+        .split(',')
+        .map(|e| e.trim().parse().expect("--engines: pn, alphabeta"))
+        .collect()
+}
+
+/// Every engine on `g`; the values of those that finish must agree with each other.
+fn solve_all(args: &BenchArgs, g: &Cube, limit: u64) -> Vec<(Option<i32>, u64, f64)> {
+    let results: Vec<_> = engines(args)
+        .into_iter()
+        .map(|e| solve_limited(g, e, args.threads, limit))
+        .collect();
+    let values: Vec<i32> = results.iter().filter_map(|r| r.0).collect();
+    assert!(
+        values.windows(2).all(|w| w[0] == w[1]),
+        "engines disagree on {}",
+        g.to_hex()
+    );
+    results
+}
+
+fn columns(results: Vec<(Option<i32>, u64, f64)>) -> String {
+    results
+        .into_iter()
+        .map(column)
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+fn presets(args: &BenchArgs) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/verify/data/cube/sogo-presets.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the presets are in the repository");
+    let limit = args.seconds.unwrap_or(600);
+    println!(
+        "preset     stones expected | {} (value nodes seconds) | that solver",
+        args.engines
+    );
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (name, masks, expected) = (f[0], f[2], f[3].parse::<i32>().unwrap_or(9));
+        let theirs = f[4..].join(" ");
+        let g = Cube::from_hex(Rules::Sogo, masks).expect("preset parses");
+        let results = solve_all(args, &g, limit);
+        for v in results.iter().filter_map(|r| r.0) {
+            assert_eq!(v, expected, "{name}: value differs from the file's");
+        }
+        let verdict = if results.iter().all(|r| r.0.is_none()) {
+            "unfinished"
+        } else {
+            "ok"
+        };
+        println!(
+            "{name:<10} {:>6} {expected:>8} | {} | {theirs} {verdict}",
+            g.ply(),
+            columns(results)
+        );
+    }
+}
+
+/// The Sogo cost forecast along `lines` games of plausible play: each game's position after
+/// every ply of `plies` (largest first, e.g. `26,24,22,20`) solved by pn, until one is
+/// unfinished in the time limit (the earlier plies of that game would be too). Positions of
+/// one game share their history, so their costs show how each pair of plies more multiplies
+/// the work on the way to the empty board.
+fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize) {
+    let limit = args.seconds.unwrap_or(300);
     let mut plies: Vec<u32> = plies
         .split(',')
         .filter_map(|p| p.trim().parse().ok())
         .collect();
     plies.sort_unstable_by(|a, b| b.cmp(a));
-    let threads = pn_threads();
-    println!(
-        "line ply  position                               | pn ({threads} threads): value nodes seconds"
-    );
+    println!("line ply  position                               | pn: value nodes seconds");
     let mut seed = 0x9a3e_11e5_u64;
     for line in 0..lines {
         let moves = plausible_line(plies[0], &mut seed);
@@ -354,7 +344,7 @@ fn forecast_lines(plies: &str, lines: usize) {
             for &mv in &moves[..ply as usize] {
                 g.play(mv);
             }
-            let pn = prove_limited(&mut proof_table, &table, &g, limit, threads);
+            let pn = solve_limited(&g, Engine::Pn, args.threads, limit);
             println!("{line:>4} {ply:>3}  {} | {}", g.to_hex(), column(pn));
             if pn.0.is_none() {
                 break;
@@ -363,51 +353,59 @@ fn forecast_lines(plies: &str, lines: usize) {
     }
 }
 
-/// The Sogo cost forecast: random positions after each ply of `CUBE_FORECAST` (e.g.
-/// `24,22,20,18`), `CUBE_FORECAST_COUNT` of each, each limited to `CUBE_PRESET_SECONDS`.
-fn forecast(plies: &str) {
-    let count: usize = env_or("CUBE_FORECAST_COUNT", 3);
-    let limit: u64 = env_or("CUBE_PRESET_SECONDS", 300);
-    let (table, mut proof_table) = benchmark_tables();
+/// The Sogo cost forecast: `count` careful random positions after each ply of `plies` (e.g.
+/// `24,22,20,18`), every engine limited to the time limit.
+fn forecast(args: &BenchArgs, plies: &str, count: usize) {
+    let limit = args.seconds.unwrap_or(300);
     let mut seed = 0xf04e_ca57_u64;
-    println!("ply  position                               | alphabeta: value nodes seconds | pn: value nodes seconds");
+    println!(
+        "ply  position                               | {} (value nodes seconds)",
+        args.engines
+    );
     for ply in plies
         .split(',')
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         for _ in 0..count {
             let g = careful_random(ply, &mut seed);
-            let ab = if alphabeta_wanted() {
-                solve_limited(&table, &g, limit)
-            } else {
-                (None, 0, 0.0)
-            };
-            let pn = prove_limited(&mut proof_table, &table, &g, limit, pn_threads());
-            if let (Some(a), Some(p)) = (ab.0, pn.0) {
-                assert_eq!(a, p, "engines disagree on {}", g.to_hex());
-            }
-            println!("{ply:>3}  {} | {} | {}", g.to_hex(), column(ab), column(pn));
+            println!(
+                "{ply:>3}  {} | {}",
+                g.to_hex(),
+                columns(solve_all(args, &g, limit))
+            );
         }
     }
 }
 
+/// Criterion's part; `quick` shortens every measurement.
+fn micro(quick: bool) {
+    let mut c = Criterion::default();
+    if quick {
+        c = c
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(500))
+            .sample_size(10);
+    }
+    criterion_part(&mut c);
+    c.final_summary();
+}
+
 fn main() {
-    if let Ok(plies) = std::env::var("CUBE_FORECAST") {
-        match std::env::var("CUBE_FORECAST_LINES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            Some(lines) => forecast_lines(&plies, lines),
-            None => forecast(&plies),
+    let args = <BenchArgs as clap::Parser>::parse();
+    match &args.job {
+        Some(Job::Micro { quick }) => micro(*quick),
+        Some(Job::Presets) => presets(&args),
+        Some(Job::Forecast {
+            plies,
+            count,
+            lines,
+        }) => match lines {
+            Some(n) => forecast_lines(&args, plies, *n),
+            None => forecast(&args, plies, *count),
+        },
+        None => {
+            micro(false);
+            presets(&args);
         }
-        return;
-    }
-    if std::env::var("CUBE_PRESETS_ONLY").is_err() {
-        let mut c = Criterion::default().configure_from_args();
-        criterion_part(&mut c);
-        c.final_summary();
-    }
-    if std::env::var("CUBE_SKIP_PRESETS").is_err() {
-        presets();
     }
 }
