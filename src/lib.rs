@@ -11,4 +11,4 @@ pub mod game;
 pub mod record;
 pub mod search;
 pub mod store;
-pub mod threats;
+pub mod util;

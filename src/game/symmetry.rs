@@ -353,12 +353,7 @@ mod tests {
     use crate::game::cube::LINES;
     use std::collections::HashSet;
 
-    fn rng(seed: &mut u64) -> u64 {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    }
+    use crate::util::rng::xorshift as rng;
 
     fn line_set() -> HashSet<u64> {
         LINES.iter().copied().collect()

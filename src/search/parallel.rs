@@ -5,7 +5,7 @@
 //! one-thread value (every thread runs the same exact search); only the node count varies.
 
 use super::negamax::{drive, Depth, Options, Probe, Searcher, Stopped};
-use super::table::Table;
+use super::transposition::Table;
 use crate::game::{Bits, Game};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -232,7 +232,7 @@ fn family_within<const D: u32>(set: u64, first: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::game::Bits;
-    use crate::search::testing::xorshift;
+    use crate::util::rng::xorshift;
 
     #[test]
     fn there_are_76_lines_48_axis_24_face_4_space() {

@@ -64,7 +64,8 @@ mod tests {
     use crate::game::cube::LINES;
     use crate::game::{Bits, Game, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful_random, xorshift as rng};
+    use crate::util::random_play::careful_random;
+    use crate::util::rng::xorshift as rng;
 
     #[test]
     fn dead_cells_match_a_scan_of_all_lines() {

@@ -272,7 +272,8 @@ impl crate::search::capped::Capped for Cube {
 mod tests {
     use super::*;
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful, careful_random, xorshift as rng};
+    use crate::util::random_play::{careful, careful_random};
+    use crate::util::rng::xorshift as rng;
 
     fn careful_random_cube(rules: Rules, empties: u32, seed: &mut u64) -> Cube {
         careful_random(Cube::new(rules), empties, seed)
