@@ -6,7 +6,7 @@ use super::geometry::{
 };
 use super::pairing::follower_bound;
 use super::{Cube, Rules};
-use crate::game::{Bits, Game};
+use crate::game::{blocking_moves, Bits, Game};
 
 impl Cube {
     /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
@@ -92,15 +92,7 @@ impl Game for Cube {
     fn non_losing_moves(&self) -> u64 {
         let opp = 1 - self.side();
         let opp_threats = self.threats_of(opp);
-        let playable = self.playable();
-        let mut moves = playable;
-        let forced = playable & opp_threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0; // two enemy wins at once: cannot block both
-            }
-            moves = forced;
-        }
+        let mut moves = blocking_moves(self.playable(), opp_threats);
         if self.rules.gravity() {
             // never fill the cell below an enemy threat
             moves &= !(opp_threats >> 16);
