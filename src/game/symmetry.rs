@@ -183,7 +183,7 @@ pub fn flip_y(b: u64) -> u64 {
 }
 
 /// z -> 3 - z (levels upside down; not a Sogo symmetry). Exchanging the level pairs is a
-/// rotation by 32, cheaper than the second exchange of [`reverse`].
+/// rotation by 32, cheaper than the second exchange of `reverse`.
 #[inline(always)]
 pub fn flip_z(b: u64) -> u64 {
     exchange(b.rotate_left(32), Z_EVEN, 16)

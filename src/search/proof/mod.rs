@@ -15,11 +15,12 @@
 //! is the least delta of its children and delta combines their phis (here the weak form: the
 //! largest plus one per other open child), for both sides.
 //!
-//! Exactness rests on the [`Game`] contract only: a position is settled by an immediate win, by
-//! [`Game::non_losing_moves`] being empty (the side to move loses on the next stone), by a full
-//! board, by a proved [`Game::static_bounds`], or by a forcing win, each of which is a proof; all
-//! other positions are expanded move by move. Keys are the game's symmetry-normalised keys,
-//! tagged with the attacker's colour, so both questions can share one table.
+//! Exactness rests on the [`crate::game::Game`] contract only: a position is settled by an
+//! immediate win, by [`crate::game::Game::non_losing_moves`] being empty (the side to move loses
+//! on the next stone), by a full board, by a proved [`crate::game::Game::static_bounds`], or by a
+//! forcing win, each of which is a proof; all other positions are expanded move by move. Keys are
+//! the game's symmetry-normalised keys, tagged with the attacker's colour, so both questions can
+//! share one table.
 //!
 //! Several threads can work on one question ([`ProofSearch::with_threads`]): they share the
 //! lock-less table and split the defender's moves among themselves. What only changes the

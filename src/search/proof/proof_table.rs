@@ -17,7 +17,7 @@ const WORK_SHIFT: u32 = 2 * NUMBER_BITS;
 /// on it, so that a full bucket gives up its cheapest entry.
 ///
 /// A slot is a lock-less two-word [`Slot`] holding phi, delta and the log2 of the work packed
-/// (see [`NUMBER_BITS`]): a write torn by another thread reads as a miss, never as another
+/// (see `NUMBER_BITS`): a write torn by another thread reads as a miss, never as another
 /// position's numbers. An all-zero slot is empty: real data is never zero (phi and delta are
 /// never both 0) and real tags have the top bit set. Four slots make a bucket of one cache line,
 /// so a probe costs one memory access, and the search prefetches the buckets of all children of
