@@ -13,4 +13,4 @@ pub mod record;
 pub mod search;
 pub mod solver;
 pub mod store;
-pub mod threats;
+pub mod util;

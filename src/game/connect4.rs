@@ -17,7 +17,7 @@
 //! `current + mask + bottom` sets, in each column, the stones of the side to move plus one marker
 //! bit just above the top stone: a unique code of the position in `W * (H + 1)` bits.
 
-use super::{Bits, Game};
+use super::{blocking_moves, Bits, Game};
 use std::fmt;
 
 /// Why a move string or a board size was refused. The text is meant to be shown as is.
@@ -401,17 +401,9 @@ impl Game for Connect4 {
     }
     #[inline]
     fn non_losing_moves(&self) -> u64 {
-        let mut possible = self.playable();
         let opp = self.opponent_threats();
-        let forced = possible & opp;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0; // two immediate threats: cannot block both
-            }
-            possible = forced;
-        }
         // never play directly below an opponent threat
-        possible & !(opp >> 1)
+        blocking_moves(self.playable(), opp) & !(opp >> 1)
     }
     #[inline]
     fn play(&mut self, mv: u64) {

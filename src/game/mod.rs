@@ -32,6 +32,22 @@ impl Iterator for Bits {
     }
 }
 
+/// The playable cells left to a side whose opponent threatens to win on `threats` (empty cells
+/// that complete one of his lines): none if two of them are playable (he wins on the other),
+/// the one that blocks if one is, else all of `playable`. The core of every game's
+/// [`Game::non_losing_moves`]; under gravity the game also drops the cells below his threats.
+#[inline(always)]
+pub(crate) fn blocking_moves(playable: u64, threats: u64) -> u64 {
+    let forced = playable & threats;
+    if forced == 0 {
+        playable
+    } else if forced & (forced - 1) != 0 {
+        0 // two immediate threats: cannot block both
+    } else {
+        forced
+    }
+}
+
 /// A two-player connection game as the search sees it.
 ///
 /// The contract that makes the search exact (documented once here, relied on everywhere):

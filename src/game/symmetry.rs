@@ -183,7 +183,7 @@ pub fn flip_y(b: u64) -> u64 {
 }
 
 /// z -> 3 - z (levels upside down; not a Sogo symmetry). Exchanging the level pairs is a
-/// rotation by 32, cheaper than the second exchange of [`reverse`].
+/// rotation by 32, cheaper than the second exchange of `reverse`.
 #[inline(always)]
 pub fn flip_z(b: u64) -> u64 {
     exchange(b.rotate_left(32), Z_EVEN, 16)
@@ -353,12 +353,7 @@ mod tests {
     use crate::game::cube::LINES;
     use std::collections::HashSet;
 
-    fn rng(seed: &mut u64) -> u64 {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    }
+    use crate::util::rng::xorshift as rng;
 
     fn line_set() -> HashSet<u64> {
         LINES.iter().copied().collect()

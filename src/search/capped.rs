@@ -9,7 +9,7 @@
 //! caps.
 
 use super::negamax::{Depth, Searcher, Stopped};
-use super::table::Table;
+use super::transposition::Table;
 use crate::game::Game;
 
 /// A game that can be played under a horizon.

@@ -2,17 +2,17 @@
 //! transposition-table interface that the position store can implement, and move ordering.
 
 pub mod capped;
+pub mod memory_table;
 pub mod negamax;
 pub mod order;
 pub mod parallel;
 pub mod proof;
 pub mod reference;
-pub mod table;
-#[cfg(test)]
-pub(crate) mod testing;
+pub mod transposition;
 pub mod vcf;
 
+pub use memory_table::MemoryTable;
 pub use negamax::{Depth, Options, Probe, Searcher, Stopped};
 pub use parallel::ParallelSolver;
 pub use proof::{ProofSearch, ProofTable};
-pub use table::{Bounds, MemoryTable, Table};
+pub use transposition::{Bounds, Table};

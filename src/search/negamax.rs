@@ -3,7 +3,7 @@
 //! [`Game`].
 
 use super::order::MoveList;
-use super::table::{Bounds, Table};
+use super::transposition::{Bounds, Table};
 use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -462,8 +462,8 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-    use crate::search::table::MemoryTable;
-    use crate::search::testing::careful_positions;
+    use crate::search::MemoryTable;
+    use crate::util::random_play::careful_positions;
 
     /// The forcing-win cutoff changes no value: exact scores (the driver's windows include
     /// ones with `beta <= 1`, where the cutoff fires) and the weak questions, with the forcing

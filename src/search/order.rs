@@ -71,7 +71,7 @@ impl MoveList {
 /// moves, or `None` if the game ends, or leaves the side to move a win or no safe move, first.
 /// Careful random play blunders early; positions from plausible play keep the long lines and
 /// parity fights of real games, so the Sogo cost forecast (`benches/cube.rs`) follows them and
-/// the tests of the rules that need long lines (`game::pairing`) draw from them.
+/// the tests of the rules that need long lines (`game::cube::pairing`) draw from them.
 pub fn plausible_line<G: Game>(
     start: &G,
     plies: u32,

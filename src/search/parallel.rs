@@ -7,7 +7,7 @@
 //! each move, in move order: the same nodes.
 
 use super::negamax::{drive, Depth, Options, Probe, Searcher, Stopped};
-use super::table::Table;
+use super::transposition::Table;
 use super::vcf::ForcingSearch;
 use crate::game::{Bits, Game};
 use rayon::prelude::*;

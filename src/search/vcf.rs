@@ -9,17 +9,16 @@
 //! that contract makes exact, so a `true` answer is a proof. A `false` answer only means no
 //! forcing win was found within the budget.
 
-use super::table::prefetch;
 use crate::game::{Bits, Game};
+use crate::util::prefetch::prefetch;
 use std::mem::MaybeUninit;
 
 /// The longest forcing line remembered: one attacking move per two cells.
 const MAX_LINE: usize = 32;
 /// Slots of the cache of positions without a forcing win (16 bytes each).
 const FAILED_SLOTS: usize = 1 << 16;
-/// Winning lines remembered for replay. Qubic, one thread: 1 line 32.7 s, 4 lines 24.9 s, 8
-/// 23.8 s, 16 22.1 s, 32 21.7 s, 64 22.5 s (a failed replay costs a few plays; a search it
-/// saves, dozens of attacking moves).
+/// Winning lines remembered for replay: a failed replay costs a few plays, a search it saves
+/// dozens of attacking moves, so a few lines pay; with many, the failed replays add up.
 const LINES_KEPT: usize = 16;
 
 /// A forcing-win search with two memories that make repeated calls cheap: the last few winning
@@ -258,7 +257,8 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful, careful_positions, xorshift};
+    use crate::util::random_play::{careful, careful_positions};
+    use crate::util::rng::xorshift;
 
     /// A forcing win is a win: every `true` is checked against plain minimax, on boards small
     /// enough for it, and some `true`s must occur for the test to mean anything. One search

@@ -4,7 +4,7 @@
 use super::*;
 use crate::game::{Bits, Connect4, Cube, Game, Rules};
 use crate::search::reference::minimax;
-use crate::search::testing::careful_positions;
+use crate::util::random_play::careful_positions;
 use games::Solvable;
 use std::time::Duration;
 

@@ -13,7 +13,7 @@
 //! to share between all starting positions of that set. [`brute_force`] is the same game with no
 //! memo, no symmetry and no cut-offs, for the tests.
 
-use zugzwang::threats::{Colour, Threat};
+use crate::threats::{Colour, Threat};
 
 /// Board width.
 pub const WIDTH: usize = 7;

@@ -4,12 +4,12 @@ use crate::abstract_game::AbstractGame;
 use crate::cases::{self, Rng};
 use crate::draw;
 use crate::real::{self, RealOracle};
+use crate::threats::reduce::Evaluator;
+use crate::threats::{self, lemmas, Colour, Threat, Version};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 use zugzwang::game::Game;
-use zugzwang::threats::reduce::Evaluator;
-use zugzwang::threats::{self, lemmas, Colour, Threat, Version};
 
 /// What to audit and how much.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@
 //! free cells packed into the leftmost other columns — covers every filling of them.
 
 use crate::abstract_game::{HEIGHT, WIDTH};
-use zugzwang::threats::{Colour, Threat};
+use crate::threats::{Colour, Threat};
 
 /// Every threat set of exactly `k` threats (`k` = 1 or 2) on the 7x6 board whose threats could
 /// satisfy (V) (rows 1..5), each sorted.
@@ -84,25 +84,8 @@ pub fn empty_cells(h: &[u8; WIDTH]) -> u32 {
     WIDTH as u32 * HEIGHT as u32 - h.iter().map(|&x| x as u32).sum::<u32>()
 }
 
-/// A small deterministic random generator (SplitMix64): reproducible samples without a
-/// dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A uniform number below `n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
+/// The audits' random source (SplitMix64): reproducible samples without a dependency.
+pub use zugzwang::util::rng::SplitMix64 as Rng;
 
 /// A random threat set of `k` distinct threats (rows 1..5; a cell may carry both colours), sorted;
 /// the audit of the n-threat evaluator draws its 3- and 4-threat sets here.

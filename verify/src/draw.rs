@@ -2,8 +2,8 @@
 //! white/black threat, `*` a cell threatened by both (the note has no letter for it), `-` empty;
 //! rows labelled in the version's counting, columns `A`..`G`.
 
+use crate::threats::{Colour, Threat, Version};
 use zugzwang::game::Connect4;
-use zugzwang::threats::{Colour, Threat, Version};
 
 use crate::abstract_game::{HEIGHT, WIDTH};
 

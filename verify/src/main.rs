@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use zugzwang::threats::Version;
+use zugzwang_verify::threats::Version;
 use zugzwang_verify::{audit, output};
 
 /// Independent audits of zugzwang and of the claims it builds on.

@@ -9,9 +9,10 @@
 //! abstract game, so on (I)-positions the two oracles must agree exactly — a cross-check of both.
 
 use crate::cases::Rng;
-use zugzwang::game::{Bits, Connect4, Game};
+use crate::threats::{self, Colour, Threat};
+use zugzwang::game::{Connect4, Game};
 use zugzwang::search::{Depth, MemoryTable, Searcher};
-use zugzwang::threats::{self, Colour, Threat};
+use zugzwang::util::random_play::careful_move;
 
 /// A candidate position with its move string (1-based columns) and its threats.
 #[derive(Clone, Debug)]
@@ -31,12 +32,9 @@ pub fn careful_game(rng: &mut Rng, min_ply: u32, max_threats: usize) -> Vec<Cand
     let mut moves = String::new();
     let mut out = Vec::new();
     while !pos.is_over() && pos.winning_moves() == 0 {
-        let next = pos.non_losing_moves();
-        if next == 0 {
+        let Some(mv) = careful_move(&pos, |n| rng.below(n)) else {
             break;
-        }
-        let k = rng.below(next.count_ones() as u64) as usize;
-        let mv = Bits(next).nth(k).expect("k < count");
+        };
         moves.push(char::from(b'1' + pos.move_column(mv) as u8));
         pos.play(mv);
         if pos.ply() < min_ply || !threats::satisfies_v(&pos) {

@@ -2,9 +2,9 @@
 //! abstract game, on small cases (at most 9 empty cells) drawn by proptest.
 
 use proptest::prelude::*;
-use zugzwang::threats::{Colour, Threat};
 use zugzwang_verify::abstract_game::{brute_force, AbstractGame, HEIGHT, WIDTH};
 use zugzwang_verify::cases::{self, Rng};
+use zugzwang_verify::threats::{Colour, Threat};
 
 /// A random small case: 1..=3 threats in the upper rows, threat columns filled to just below
 /// their key cell or one lower, other columns nearly full; at most `max_empty` empty cells.

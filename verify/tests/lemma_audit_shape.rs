@@ -2,8 +2,8 @@
 //! lemma and rule line of both versions with both oracles, the evaluator rows, the JSON fields.
 
 use std::process::Command;
-use zugzwang::threats::{lemmas, Version};
 use zugzwang_verify::audit::{self, Options};
+use zugzwang_verify::threats::{lemmas, Version};
 
 const LEMMAS_000: &[&str] = &[
     "1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "2.2a", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8",

@@ -7,8 +7,8 @@
 //! classification must then reproduce the diagram.
 
 use zugzwang::game::Connect4;
-use zugzwang::threats::{self, Colour, Threat, Version};
 use zugzwang_verify::cases::Rng;
+use zugzwang_verify::threats::{self, Colour, Threat, Version};
 
 const W: usize = 7;
 const H: usize = 6;

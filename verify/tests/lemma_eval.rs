@@ -3,11 +3,11 @@
 
 use zugzwang::game::Game;
 use zugzwang::search::reference::minimax;
-use zugzwang::threats::reduce::Evaluator;
-use zugzwang::threats::{Colour, Threat};
 use zugzwang_verify::abstract_game::AbstractGame;
 use zugzwang_verify::cases::{self, Rng};
 use zugzwang_verify::real::{careful_game, RealOracle};
+use zugzwang_verify::threats::reduce::Evaluator;
+use zugzwang_verify::threats::{Colour, Threat};
 
 #[test]
 fn evaluator_matches_the_abstract_game_on_every_single_threat_start() {

@@ -1,7 +1,7 @@
 //! The board's geometry, and nothing about playing on it: cell numbering, the 76 lines, the
 //! levels and columns, and the line arithmetic every rule and proof is built from (which cells
 //! complete a line, which lines are still live). It depends on nothing, so that the rules
-//! ([`super::rules`]) and the pairing proofs ([`super::pairing`]) can both build on it.
+//! (`rules`) and the pairing proofs (`pairing`) can both build on it.
 //!
 //! Bit layout: cell `x + 4*y + 16*z`, z = level (0 = bottom), column `x + 4*y`. A level is one
 //! 16-bit lane, so "the cell above" is `<< 16` and the playable cells under gravity are
@@ -232,7 +232,7 @@ fn family_within<const D: u32>(set: u64, first: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::game::Bits;
-    use crate::search::testing::xorshift;
+    use crate::util::rng::xorshift;
 
     #[test]
     fn there_are_76_lines_48_axis_24_face_4_space() {

@@ -38,7 +38,7 @@ impl Cube {
     /// trees are the same. The key therefore records them as a third state "dead" rather than
     /// recolouring them (recolouring can revive a line: seed 003's form, refuted in the tests).
     ///
-    /// All 76 lines are looked at 16 at a time with shifts (see [`live_line_cells`]).
+    /// All 76 lines are looked at 16 at a time with shifts (see `geometry::live_line_cells`).
     pub fn dead_cells(&self) -> u64 {
         let (w, b) = (self.stones[0], self.stones[1]);
         (w | b) & !live_line_cells(w, b)
@@ -64,7 +64,8 @@ mod tests {
     use crate::game::cube::LINES;
     use crate::game::{Bits, Game, Rules};
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful_random, xorshift as rng};
+    use crate::util::random_play::careful_random;
+    use crate::util::rng::xorshift as rng;
 
     #[test]
     fn dead_cells_match_a_scan_of_all_lines() {

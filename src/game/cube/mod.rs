@@ -10,7 +10,9 @@
 //!   behind the bounds;
 //! - `keys`: symmetry-normalised, dead-cell-normalised keys;
 //! - [`notation`]: parsing moves and positions ([`CubeError`]), move and cell names, hex;
-//! - `render`: the board as text.
+//! - `render`: the board as text;
+//! - tests of the whole: `counts` (positions by ply, perft) and `solving` (the solver against
+//!   plain alpha-beta).
 //!
 //! Each side's *threat cells* (cells completing a line whose other three cells are its stones)
 //! are kept up to date incrementally: a stone can only create threats on the at most 7 lines
@@ -84,7 +86,8 @@ pub struct Cube {
     /// Seed of the key hash.
     seed: u64,
     /// Whether a side passed on the way here (see [`crate::game::Game::null_move`]): the side to
-    /// move is then not the one the stone counts imply, so [`crate::game::Game::id`] must tell such positions apart.
+    /// move is then not the one the stone counts imply, so [`crate::game::Game::id`] must tell
+    /// such positions apart.
     passed: bool,
 }
 

@@ -128,13 +128,9 @@ struct Levelled {
 }
 
 /// How many column pairs F may pair level by level. Each one is tried only to refute a line
-/// that survives the other pairings, so the cost grows with the number of such tries. pn, 2
-/// threads (nodes): without levelling / 1 pair / 2 pairs, preset3 2.50-2.53 M / 2.02-2.37 M /
-/// 2.27-2.38 M, p0_18 1.46-1.51 M / 1.14-1.16 M / 1.09-1.40 M, showcase 29.9-30.7 M / 28.3-29.4 M
-/// / 28.8-29.2 M (16.7-17.8 s / 16.8-17.0 s / 15.7-17.1 s); plausible-play position
-/// `0x0200060088001419:0x0000000016188b04` 35.5 M, 21.6 s without, 29.0 M, 18.7 s with 2 pairs;
-/// `0x10081000040a404d:0x0040044810419402` (22 stones) 377 M, 194 s / 342 M, 190 s / 417 M, 245 s:
-/// the second pair's tries cost more than they save there.
+/// that survives the other pairings, so the cost grows with the number of such tries: one pair
+/// saves nodes on the presets, while a second pair's tries cost more than they save on long
+/// plausible-play positions.
 const LEVEL_PAIRS: usize = 1;
 
 /// Why a choice of pairings failed: `Some(line)`, a line S may still complete (levelling two of
@@ -303,8 +299,9 @@ mod tests {
     use crate::search::negamax::{Depth, Options, Searcher};
     use crate::search::order::plausible_line;
     use crate::search::reference::minimax;
-    use crate::search::table::{MemoryTable, Table};
-    use crate::search::testing::{careful_random, xorshift as rng};
+    use crate::search::{MemoryTable, Table};
+    use crate::util::random_play::careful_random;
+    use crate::util::rng::xorshift as rng;
 
     /// The bound for the side to move of `g`.
     fn bound(g: &Cube, using: Strategies) -> i32 {

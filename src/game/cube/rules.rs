@@ -6,7 +6,7 @@ use super::geometry::{
 };
 use super::pairing::follower_bound;
 use super::{Cube, Rules};
-use crate::game::{Bits, Game};
+use crate::game::{blocking_moves, Bits, Game};
 
 impl Cube {
     /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
@@ -92,15 +92,7 @@ impl Game for Cube {
     fn non_losing_moves(&self) -> u64 {
         let opp = 1 - self.side();
         let opp_threats = self.threats_of(opp);
-        let playable = self.playable();
-        let mut moves = playable;
-        let forced = playable & opp_threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0; // two enemy wins at once: cannot block both
-            }
-            moves = forced;
-        }
+        let mut moves = blocking_moves(self.playable(), opp_threats);
         if self.rules.gravity() {
             // never fill the cell below an enemy threat
             moves &= !(opp_threats >> 16);
@@ -272,7 +264,8 @@ impl crate::search::capped::Capped for Cube {
 mod tests {
     use super::*;
     use crate::search::reference::minimax;
-    use crate::search::testing::{careful, careful_random, xorshift as rng};
+    use crate::util::random_play::{careful, careful_random};
+    use crate::util::rng::xorshift as rng;
 
     fn careful_random_cube(rules: Rules, empties: u32, seed: &mut u64) -> Cube {
         careful_random(Cube::new(rules), empties, seed)

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::game::{Bits, Game};
-use crate::search::testing::careful_random;
 use crate::search::{Depth, MemoryTable, Searcher, Table};
+use crate::util::random_play::careful_random;
 
 /// Win/draw/loss by plain alpha-beta over `last_mover_won` only (no table, symmetry,
 /// ordering or move filters): cutoffs only skip moves that cannot change the value.

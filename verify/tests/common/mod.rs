@@ -3,20 +3,8 @@
 
 use zugzwang::game::{Bits, Connect4, Game};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce from the printed seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+/// The deterministic generator of the audits, so failures reproduce from the printed seed.
+pub use zugzwang::util::rng::SplitMix64 as Rng;
 
 /// Plays random legal moves until `empties` cells remain, never making a move that wins (so the
 /// game is not over); returns the position and its move string, or None if the game ended early

@@ -1,26 +1,28 @@
-//! Test-only helpers shared by the search modules' tests: random positions that are still
-//! worth solving.
+//! Random play that keeps a game worth solving, for the tests of every search and for the
+//! audits of `zugzwang-verify`: the positions they check are drawn this way.
 
+use super::rng::xorshift;
 use crate::game::{Bits, Game};
 
-/// A small, seedable random source (xorshift64): tests must be reproducible.
-pub fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
+/// One move of *careful* random play: drawn uniformly among the moves that do not hand the
+/// opponent an immediate win (so it blocks when it must and never plays under an enemy threat),
+/// `pick(n)` giving the index below `n`; `None` when every move loses at once. Precondition: the
+/// side to move has no immediate win ([`Game::non_losing_moves`]).
+#[inline]
+pub fn careful_move<G: Game>(g: &G, pick: impl FnOnce(u64) -> u64) -> Option<u64> {
+    let moves = g.non_losing_moves();
+    if moves == 0 {
+        return None;
+    }
+    Bits(moves).nth(pick(moves.count_ones() as u64) as usize)
 }
 
 /// Careful random play from `g` down to `empty` empty cells: only non-losing moves, and `None`
 /// if the game ends or the side to move is left an immediate win (such positions are trivial).
 pub fn careful<G: Game>(mut g: G, empty: u32, seed: &mut u64) -> Option<G> {
     while g.max_ply() - g.ply() > empty {
-        let moves = g.non_losing_moves();
-        if moves == 0 {
-            return None;
-        }
-        let pick = (xorshift(seed) % moves.count_ones() as u64) as usize;
-        g.play(Bits(moves).nth(pick)?);
+        let mv = careful_move(&g, |n| xorshift(seed) % n)?;
+        g.play(mv);
         if g.winning_moves() != 0 {
             return None;
         }

@@ -5,9 +5,9 @@
 //! counts them differently (see [`super::Version::row_of`]), which is exactly where "even" and
 //! "odd" swap between seed 000 and seed 001.
 
-use crate::game::{Connect4, Game};
 use serde::Serialize;
 use std::fmt;
+use zugzwang::game::{Connect4, Game};
 
 /// The two players in the note's terms: White (`W`, the first player, `X` in move strings) and
 /// Black (`B`).
@@ -51,7 +51,7 @@ impl Colour {
     /// The colour whose turn it is when `empty` cells are left on a board with an even number of
     /// cells (the note's (IV)): White moves whenever an even number of cells is free.
     pub fn to_move_with_empty(empty: u32) -> Colour {
-        if empty % 2 == 0 {
+        if empty.is_multiple_of(2) {
             Colour::White
         } else {
             Colour::Black

@@ -1,0 +1,512 @@
+//! The df-pn engine: questions, numbers, expansion.
+
+use super::parallel::busy_slot;
+use super::{ChildCache, Halt, ProofSearch, ProofTable, Question, FAILS, INFINITE, SUCCEEDS};
+use super::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
+use crate::game::{Bits, Game};
+use crate::search::negamax::{Searcher, Stopped};
+use crate::search::vcf::ForcingSearch;
+use crate::search::MemoryTable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Nodes between two looks at the stop flag and two progress reports.
+const TICK: u64 = 1 << 12;
+
+impl<'t> ProofSearch<'t> {
+    /// A search using `table` (entries of earlier questions stay valid: they are tagged).
+    pub fn new(table: &'t ProofTable) -> Self {
+        ProofSearch {
+            table,
+            nodes: 0,
+            forcing: ForcingSearch::new(DEFAULT_VCF_BUDGET),
+            forcing_wins: 0,
+            endgame: None,
+            endgame_nodes: 0,
+            split_choices: 0,
+            first_question: None,
+            attacker: 0,
+            node_limit: u64::MAX,
+            order_bias: DEFAULT_ORDER_BIAS,
+            stop: None,
+            progress: None,
+            threads: 1,
+            shared: None,
+            zone_guess: None,
+            child_cache: ChildCache::new(),
+        }
+    }
+
+    /// Finds the threat zone of an attacker's move (see `evaluate`) only when the search is
+    /// about to enter the position it leads to, counting it as `guess` defences until then;
+    /// `None` finds every zone when the attacker's position is first expanded. Most moves of
+    /// an attacker's position are never entered, and each zone costs a forcing-win search;
+    /// a guess near the zone of a typical good move lets the searched moves' real zones
+    /// decide which to enter next. Changes the speed, never the answer (see
+    /// [`super::QUBIC_ZONE_GUESS`]).
+    pub fn with_zone_guess(mut self, guess: Option<u32>) -> Self {
+        self.zone_guess = guess.map(|g| g.max(1));
+        self
+    }
+
+    /// Searches each question with `threads` threads sharing the table (1: no helpers). The
+    /// threads follow the same best path down to the first defender position whose most
+    /// promising move another thread is already in, and there take the next one: every
+    /// defence must be refuted for a proof, so that work is rarely wasted, while at the
+    /// attacker's positions only the best move pays. Changes the speed, never the answer.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Lets the forcing-win test try `budget` attacking moves per leaf (more finds more wins
+    /// and costs more per leaf).
+    pub fn with_vcf_budget(mut self, budget: u32) -> Self {
+        self.forcing.budget = budget;
+        self
+    }
+
+    /// Settles every leaf with at most `empty` empty cells by alpha-beta (a null-window
+    /// negamax with `table`): near the end of a long game, alpha-beta with its static bounds
+    /// and move ordering settles a subtree for less than proof-number search spends on it
+    /// node by node (gravity games, where wins come from parity rather than threats).
+    pub fn with_endgame(mut self, table: &'t MemoryTable, empty: u32) -> Self {
+        self.endgame = Some((table, empty));
+        self
+    }
+
+    /// Makes [`ProofSearch::value`] settle `question` completely before it looks at the other
+    /// (instead of alternating): for positions whose likely value is known, such as a game
+    /// known to be a first-player win, this halves the work when the guess is right and
+    /// cannot change the answer when it is wrong.
+    pub fn with_first_question(mut self, question: Question) -> Self {
+        self.first_question = Some(question);
+        self
+    }
+
+    /// Sets how strongly the search prefers better-ordered moves: the `i`-th child's number
+    /// counts `1 + i / k` times (`k` at least 1; see [`DEFAULT_ORDER_BIAS`]). Changes the
+    /// speed, never the answer.
+    pub fn with_order_bias(mut self, k: u64) -> Self {
+        self.order_bias = k.max(1);
+        self
+    }
+
+    /// Lets another thread stop this search by setting `flag`.
+    pub fn with_stop(mut self, flag: &'t AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Reports progress by adding expanded nodes to `counter` now and then.
+    pub fn with_progress(mut self, counter: &'t AtomicU64) -> Self {
+        self.progress = Some(counter);
+        self
+    }
+
+    /// Whether the player of parity `attacker` (0: first player, 1: second) wins from `g`
+    /// against every defence.
+    pub fn side_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Stopped> {
+        self.node_limit = u64::MAX;
+        self.attacker_wins(g, attacker).map_err(|_| Stopped)
+    }
+
+    /// The value of `g` for the side to move: 1 win, 0 draw, -1 loss. Both questions ("do I
+    /// win?", "does the opponent win?") are searched in turns with doubling node budgets, so a
+    /// position is settled about as fast as its cheaper proof allows, and a draw needs both
+    /// disproofs.
+    pub fn value<G: Game>(&mut self, g: &G) -> Result<i32, Stopped> {
+        if g.ply() < g.max_ply() && g.winning_moves() != 0 {
+            return Ok(1);
+        }
+        let me = g.ply() & 1;
+        let mut answers = [None, None];
+        if let Some(first) = self.first_question {
+            let q = usize::from(first == Question::OpponentWins);
+            self.node_limit = u64::MAX;
+            match self.attacker_wins(g, me ^ q as u32) {
+                Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
+                Ok(false) => answers[q] = Some(false),
+                Err(_) => return Err(Stopped),
+            }
+        }
+        // a win of either side settles the value
+        self.settle_in_turns(&[(*g, me), (*g, me ^ 1)], &mut answers, |wins| wins)?;
+        Ok(match answers {
+            [Some(true), _] => 1,
+            [_, Some(true)] => -1,
+            _ => 0,
+        })
+    }
+
+    /// Settles the open `answers` to the questions "does the player of parity `attacker` win
+    /// from `position`?" in turns with doubling node budgets, until all are settled or
+    /// `enough` says of the answer just found that the others are not needed. Each question
+    /// then costs about what settling it costs, and no hard question is searched to the end
+    /// while an easy one that would have been enough waits ([`ProofSearch::value`]'s two
+    /// questions; [`ProofSearch::best_moves`]' candidates).
+    pub(super) fn settle_in_turns<G: Game>(
+        &mut self,
+        questions: &[(G, u32)],
+        answers: &mut [Option<bool>],
+        mut enough: impl FnMut(bool) -> bool,
+    ) -> Result<(), Stopped> {
+        let mut budget = 1u64 << 14;
+        while answers.iter().any(Option::is_none) {
+            for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {
+                if answer.is_some() {
+                    continue;
+                }
+                self.node_limit = self.nodes.saturating_add(budget);
+                match self.attacker_wins(position, *attacker) {
+                    Ok(wins) => {
+                        *answer = Some(wins);
+                        if enough(wins) {
+                            return Ok(());
+                        }
+                    }
+                    Err(Halt::Limit) => {}
+                    Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
+                }
+            }
+            budget = budget.saturating_mul(2);
+        }
+        Ok(())
+    }
+
+    fn attacker_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Halt> {
+        self.attacker = attacker & 1;
+        if self.threads > 1 && self.shared.is_none() {
+            self.attacker_wins_in_parallel(g)
+        } else {
+            self.attacker_wins_here(g)
+        }
+    }
+
+    /// The question of [`ProofSearch::attacker_wins`] in this thread, until it is settled.
+    pub(super) fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
+        let attacker_to_move = g.ply() & 1 == self.attacker;
+        let tag = self.tag(g);
+        loop {
+            let (phi, delta) = match self.table.probe(tag) {
+                Some(numbers) => numbers,
+                None => {
+                    let numbers = self.evaluate(g, false, true)?;
+                    self.table.store(tag, numbers.0, numbers.1, 0);
+                    numbers
+                }
+            };
+            if phi == 0 || delta == 0 {
+                let mover_succeeds = phi == 0;
+                return Ok(mover_succeeds == attacker_to_move);
+            }
+            self.mid(g, tag, INFINITE, INFINITE)?;
+        }
+    }
+
+    #[inline]
+    pub(super) fn tag<G: Game>(&self, g: &G) -> u64 {
+        g.key() | (self.attacker as u64) << 62 | 1 << 63
+    }
+
+    /// Settles `g` if a cheap proof exists, else gives its first numbers: phi 1 and delta the
+    /// number of moves (all of them must fail for the side to move to fail). For the defender
+    /// to move, delta counts only the moves that can stop the attacker's forcing win if the
+    /// defender passed (the cells of that line): a position with such a threat has few
+    /// defences, and the other moves usually fall to the same attack at once.
+    fn evaluate<G: Game>(
+        &mut self,
+        g: &G,
+        no_forcing_win: bool,
+        with_zone: bool,
+    ) -> Result<(u32, u32), Halt> {
+        let attacker_to_move = g.ply() & 1 == self.attacker;
+        // what the side to move gets from a game that ends without a winner
+        let no_winner = if attacker_to_move { FAILS } else { SUCCEEDS };
+        if g.ply() >= g.max_ply() {
+            return Ok(no_winner);
+        }
+        if g.winning_moves() != 0 {
+            return Ok(SUCCEEDS);
+        }
+        if g.ply() + 1 >= g.max_ply() {
+            // the last cell, and it does not win: a draw
+            return Ok(no_winner);
+        }
+        let moves = g.non_losing_moves();
+        if moves == 0 {
+            // every move lets the opponent complete a line on the next stone
+            return Ok(FAILS);
+        }
+        let (lo, hi) = g.static_bounds();
+        if attacker_to_move && hi <= 0 {
+            return Ok(FAILS);
+        }
+        if !attacker_to_move && lo >= 0 {
+            return Ok(SUCCEEDS);
+        }
+        // bounds that decide the question the other way: the attacker to move surely wins, the
+        // defender to move surely loses
+        if attacker_to_move && lo > 0 {
+            return Ok(SUCCEEDS);
+        }
+        if !attacker_to_move && hi < 0 {
+            return Ok(FAILS);
+        }
+        // A move after which the defender's static bounds prove his loss (Sogo's pairing
+        // strategies with the attacker as follower): a win found without a forcing-win search
+        // or an expansion. It halves the nodes of long Sogo solves and costs a play and a bound
+        // per move where it fails, so it is tried only where bounds can prove a loss.
+        if attacker_to_move
+            && g.bounds_may_prove_loss_after_move()
+            && Bits(moves).any(|mv| {
+                let mut child = *g;
+                child.play(mv);
+                child.static_bounds().1 < 0
+            })
+        {
+            return Ok(SUCCEEDS);
+        }
+        if attacker_to_move && !no_forcing_win && self.forcing.wins(g) {
+            self.forcing_wins += 1;
+            return Ok(SUCCEEDS);
+        }
+        if let Some((table, empty)) = self.endgame {
+            if g.max_ply() - g.ply() <= empty {
+                let forcing = std::mem::replace(&mut self.forcing, ForcingSearch::stand_in());
+                let mut searcher =
+                    Searcher::new(table).with_forcing(forcing, ENDGAME_FORCING_MIN_EMPTY);
+                if let Some(flag) = self.stop {
+                    searcher = searcher.with_stop(flag);
+                }
+                // the attacker to move asks "score > 0?", the defender "score < 0?"
+                let (alpha, beta) = if attacker_to_move { (0, 1) } else { (-1, 0) };
+                let r = searcher.negamax(g, alpha, beta).map_err(|_| Halt::Stopped);
+                self.forcing = searcher.take_forcing().expect("lent above");
+                self.endgame_nodes += searcher.nodes;
+                let v = r?;
+                let attacker_wins = if attacker_to_move { v > 0 } else { v < 0 };
+                return Ok(if attacker_wins == attacker_to_move {
+                    SUCCEEDS
+                } else {
+                    FAILS
+                });
+            }
+        }
+        if !attacker_to_move && with_zone {
+            return Ok(self.zone_numbers(g, moves));
+        }
+        Ok((1, moves.count_ones()))
+    }
+
+    /// The first numbers of an unsettled defender's position with the non-losing `moves`: delta
+    /// counts only the moves on the attacker's forcing line if the defender passed (a position
+    /// with such a threat has few defences, and the other moves usually fall to the same attack
+    /// at once), else all of them.
+    fn zone_numbers<G: Game>(&mut self, g: &G, moves: u64) -> (u32, u32) {
+        if let Some(passed) = g.null_move() {
+            if self.forcing.wins(&passed) {
+                let zone = self.forcing.line_cells(&passed) & moves;
+                return (1, zone.count_ones().max(1));
+            }
+        }
+        (1, moves.count_ones())
+    }
+
+    #[inline]
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.nodes += 1;
+        if self.nodes % TICK == 0 {
+            if let Some(counter) = self.progress {
+                counter.fetch_add(TICK, Ordering::Relaxed);
+            }
+            if let Some(flag) = self.stop {
+                if flag.load(Ordering::Relaxed) {
+                    return Err(Halt::Stopped);
+                }
+            }
+        }
+        if self.nodes >= self.node_limit {
+            return Err(Halt::Limit);
+        }
+        if let Some(shared) = self.shared {
+            if shared.abandon.load(Ordering::Relaxed) {
+                return Err(Halt::Abandoned);
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands `g` (unsettled, numbers below the thresholds) until its phi reaches `th_phi` or
+    /// its delta reaches `th_delta`; stores and returns its numbers. In a parallel search the
+    /// position is marked as on this thread's path meanwhile.
+    fn mid<G: Game>(
+        &mut self,
+        g: &G,
+        tag: u64,
+        th_phi: u32,
+        th_delta: u32,
+    ) -> Result<(u32, u32), Halt> {
+        let Some(shared) = self.shared else {
+            return self.expand(g, tag, th_phi, th_delta);
+        };
+        let mark = &shared.busy[busy_slot(tag)];
+        mark.fetch_add(1, Ordering::Relaxed);
+        let r = self.expand(g, tag, th_phi, th_delta);
+        mark.fetch_sub(1, Ordering::Relaxed);
+        r
+    }
+
+    /// The body of [`ProofSearch::mid`].
+    fn expand<G: Game>(
+        &mut self,
+        g: &G,
+        tag: u64,
+        th_phi: u32,
+        th_delta: u32,
+    ) -> Result<(u32, u32), Halt> {
+        self.tick()?;
+        let start = self.nodes;
+        // The defender to move, and the attacker has no forcing win even if the defender
+        // passes (a complete search, not a budget cut): then none of the defender's moves gives
+        // him one where stones never change what is playable (see `Game::defence_is_monotone`),
+        // and the children are spared their forcing-win searches.
+        let no_forcing_win = g.ply() & 1 != self.attacker
+            && g.defence_is_monotone()
+            && g.null_move()
+                .is_some_and(|passed| !self.forcing.wins(&passed) && self.forcing.complete);
+        let mut numbers = [(0u32, 0u32); 64];
+        let (kept, tags, n_kept) = self.children(g, tag);
+        for &t in &tags[..n_kept] {
+            self.table.prefetch(t);
+        }
+        // The attacker to move, and zones are deferred: his children's threat zones (a
+        // forcing-win search each) are found only when a child is about to be searched; until
+        // then a child counts as `guess` defences (see `with_zone_guess`).
+        let defer_zones = self.zone_guess.filter(|_| g.ply() & 1 == self.attacker);
+        let mut pending: u64 = 0;
+        for i in 0..n_kept {
+            let n = match self.table.probe(tags[i]) {
+                Some(n) => n,
+                None => {
+                    let mut child = *g;
+                    child.play(kept[i]);
+                    let n = self.evaluate(&child, no_forcing_win, defer_zones.is_none())?;
+                    if let Some(guess) = defer_zones.filter(|_| n.0 == 1 && n.1 > 1) {
+                        pending |= 1 << i;
+                        (1, guess)
+                    } else {
+                        self.table.store(tags[i], n.0, n.1, 0);
+                        n
+                    }
+                }
+            };
+            if n.1 == 0 {
+                // a child whose mover fails: this position succeeds, no need to look further
+                self.table
+                    .store(tag, SUCCEEDS.0, SUCCEEDS.1, self.nodes - start + 1);
+                return Ok(SUCCEEDS);
+            }
+            numbers[i] = n;
+        }
+        // in a parallel search, the defender's moves are shared out among the threads
+        let avoid_busy = self.shared.is_some() && g.ply() & 1 != self.attacker && n_kept > 1;
+        // the children's numbers are fresh until a child is searched; from then on a
+        // transposition (or another thread) may have changed any of them
+        let mut reprobe = false;
+        loop {
+            let mut phi = INFINITE;
+            let mut second = INFINITE;
+            let mut best = 0;
+            let mut open: u64 = 0;
+            let mut maxp: u64 = 0;
+            if reprobe {
+                for &t in &tags[..n_kept] {
+                    self.table.prefetch(t);
+                }
+            }
+            for i in 0..n_kept {
+                if reprobe {
+                    if let Some(n) = self.table.probe(tags[i]) {
+                        numbers[i] = n;
+                    }
+                }
+                let (p, d) = numbers[i];
+                let d = biased(d, i as u64, self.order_bias);
+                if d < phi {
+                    second = phi;
+                    phi = d;
+                    best = i;
+                } else if d < second {
+                    second = d;
+                }
+                if p > 0 {
+                    open += 1;
+                    maxp = maxp.max(p as u64);
+                }
+            }
+            // weak proof numbers: the largest child plus one per other open child, not the
+            // sum (transpositions make sums count the same subtree many times over)
+            let sum = maxp + open.max(1) - 1;
+            let delta = if numbers[..n_kept].iter().any(|n| n.0 >= INFINITE) {
+                INFINITE
+            } else {
+                sum.min(INFINITE as u64 - 1) as u32
+            };
+            if phi >= th_phi || delta >= th_delta {
+                self.table.store(tag, phi, delta, self.nodes - start + 1);
+                return Ok((phi, delta));
+            }
+            if pending & 1 << best != 0 {
+                // a child not evaluated in full yet: find its threat zone, then choose again
+                pending &= !(1 << best);
+                let mut child = *g;
+                child.play(kept[best]);
+                let n = self.zone_numbers(&child, child.non_losing_moves());
+                self.table.store(tags[best], n.0, n.1, 0);
+                numbers[best] = n;
+                continue;
+            }
+            if avoid_busy {
+                if let Some((b, s)) =
+                    self.idle_choice(&tags[..n_kept], &numbers[..n_kept], best, th_phi)
+                {
+                    best = b;
+                    second = s;
+                    self.split_choices += 1;
+                }
+            }
+            // the parent's number reaches its threshold once this child's exceeds the others'
+            // largest by what is missing
+            let child_th_phi = (th_delta as u64 - delta as u64 + maxp).min(INFINITE as u64);
+            let child_th_delta = unbiased(
+                th_phi.min(second.saturating_add(1).min(INFINITE)),
+                best as u64,
+                self.order_bias,
+            );
+            let mut child = *g;
+            child.play(kept[best]);
+            numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
+            reprobe = true;
+        }
+    }
+}
+
+/// A child's number as its parent ranks it (see [`DEFAULT_ORDER_BIAS`]); settled numbers stay
+/// settled.
+#[inline]
+pub(super) fn biased(d: u32, rank: u64, k: u64) -> u32 {
+    if d == 0 || d >= INFINITE {
+        return d;
+    }
+    ((d as u64 * (k + rank)) / k).min(INFINITE as u64 - 1) as u32
+}
+
+/// The threshold for a child's own number that keeps its biased number below `t`: the child
+/// of rank `rank` stays below `t` biased exactly while its raw number stays below the result.
+#[inline]
+fn unbiased(t: u32, rank: u64, k: u64) -> u32 {
+    if t >= INFINITE {
+        return t;
+    }
+    ((t as u64 * k + k + rank - 1) / (k + rank)).max(1) as u32
+}

@@ -1,0 +1,117 @@
+//! Depth-first proof-number search (df-pn) for one yes/no question: "does this side win?".
+//!
+//! Alpha-beta proves a win by searching the winner's moves in order, and a poorly ordered first
+//! move costs a full refutation before the right one is tried. Proof-number search instead
+//! always expands the position that is cheapest to settle (fewest leaves still to prove or
+//! disprove), which is what made Qubic and Go-Moku solvable (Allis 1994). This is Nagai's
+//! depth-first form, which needs memory only for a transposition table, with forcing-win search
+//! ([`crate::search::vcf`]) as the leaf test of the attacker's positions. (Pawlewicz and Lew's
+//! "1 + epsilon" thresholds were tried and dropped: the Qubic test positions of the benchmark took
+//! several times the nodes, the forcing-win leaves settle most subtrees anyway.)
+//!
+//! Numbers are kept in the phi/delta form: at every position, `phi` is the proof number of "the
+//! side to move reaches its goal" and `delta` its disproof number, where the attacker's goal is
+//! to win and the defender's to stop that (a draw is a defender success). Then phi of a position
+//! is the least delta of its children and delta combines their phis (here the weak form: the
+//! largest plus one per other open child), for both sides.
+//!
+//! Exactness rests on the [`crate::game::Game`] contract only: a position is settled by an
+//! immediate win, by [`crate::game::Game::non_losing_moves`] being empty (the side to move loses
+//! on the next stone), by a full board, by a proved [`crate::game::Game::static_bounds`], or by a
+//! forcing win, each of which is a proof; all other positions are expanded move by move. Keys are
+//! the game's symmetry-normalised keys, tagged with the attacker's colour, so both questions can
+//! share one table.
+//!
+//! Several threads can work on one question ([`ProofSearch::with_threads`]): they share the
+//! lock-less table and split the defender's moves among themselves. What only changes the
+//! speed — the order bias, deferred threat zones, threads, the table's size — is tested never
+//! to change a value.
+//!
+//! The module by job: [`ProofTable`] (`proof_table`), the df-pn engine [`ProofSearch`]
+//! (`dfpn`), the per-thread cache of expanded positions' children (`children`), the threads of
+//! one question (`parallel`), the best moves once a value is known (`best_moves`), and the
+//! tuning defaults (`tuning`).
+
+mod best_moves;
+mod children;
+mod dfpn;
+mod parallel;
+mod proof_table;
+mod tuning;
+
+pub use proof_table::ProofTable;
+pub use tuning::{
+    DEFAULT_GRAVITY_ENDGAME, DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
+    QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS,
+};
+
+use super::vcf::ForcingSearch;
+use super::MemoryTable;
+use children::ChildCache;
+use parallel::Shared;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+/// The proof or disproof number of what cannot be done. Numbers (and thresholds) stay at or
+/// below it, so that a table entry holds both in 29 bits each.
+pub const INFINITE: u32 = 1 << 28;
+
+/// "The side to move reaches its goal": phi 0, delta infinite.
+const SUCCEEDS: (u32, u32) = (0, INFINITE);
+/// "The side to move fails": phi infinite, delta 0.
+const FAILS: (u32, u32) = (INFINITE, 0);
+
+/// The two questions whose answers make a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Does the side to move win?
+    MoverWins,
+    /// Does the opponent win?
+    OpponentWins,
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// The caller's stop flag.
+    Stopped,
+    /// The node limit of one round of [`ProofSearch::value`].
+    Limit,
+    /// Another thread of a parallel search ended it (settled the question, or stopped).
+    Abandoned,
+}
+
+/// One df-pn search over a [`ProofTable`].
+pub struct ProofSearch<'t> {
+    table: &'t ProofTable,
+    /// Positions expanded (a position is counted each time it is expanded).
+    pub nodes: u64,
+    /// The leaf test of the attacker's positions.
+    forcing: ForcingSearch,
+    /// Leaves settled by a forcing win.
+    pub forcing_wins: u64,
+    /// Alpha-beta for leaves with at most this many empty cells (and its table), if set.
+    endgame: Option<(&'t MemoryTable, u32)>,
+    /// Nodes of those alpha-beta searches.
+    pub endgame_nodes: u64,
+    /// Times a thread of a parallel search took another defence than the best one because
+    /// another thread was in it (how much the threads split the work).
+    pub split_choices: u64,
+    /// A question [`ProofSearch::value`] settles completely before the other, if set.
+    first_question: Option<Question>,
+    /// Parity of the attacker's plies (0: the first player attacks).
+    attacker: u32,
+    node_limit: u64,
+    /// `k` of the order bias (see [`DEFAULT_ORDER_BIAS`]).
+    order_bias: u64,
+    stop: Option<&'t AtomicBool>,
+    progress: Option<&'t AtomicU64>,
+    /// Threads per question (see [`ProofSearch::with_threads`]).
+    threads: usize,
+    /// Set in the workers of a parallel search only.
+    shared: Option<&'t Shared>,
+    /// Defer threat zones, counting an unexamined child as this many defences (see
+    /// [`ProofSearch::with_zone_guess`]).
+    zone_guess: Option<u32>,
+    /// Recently expanded positions' children (see `ProofSearch::children`).
+    child_cache: ChildCache,
+}

@@ -1,0 +1,162 @@
+//! Several threads on one question: they share the table, follow the same best path, and split
+//! the defender's moves among themselves where another thread is already in the best one.
+
+use super::dfpn::biased;
+use super::{ChildCache, Halt, ProofSearch, INFINITE};
+use crate::game::Game;
+use crate::search::vcf::ForcingSearch;
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+
+/// Slots of the marks of the positions on the threads' current paths (see [`Shared`]).
+const BUSY_SLOTS: usize = 1 << 16;
+
+/// What the threads of one parallel search share besides the table: how many threads have each
+/// position on their current path (by a hash slot of its tag; a collision only makes a thread
+/// avoid a position nobody is in), and the flag that ends the search for all of them.
+pub(super) struct Shared {
+    pub(super) busy: Vec<AtomicU16>,
+    pub(super) abandon: AtomicBool,
+}
+
+impl Shared {
+    pub(super) fn new() -> Self {
+        Shared {
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU16::new(0)).collect(),
+            abandon: AtomicBool::new(false),
+        }
+    }
+}
+
+#[inline]
+pub(super) fn busy_slot(tag: u64) -> usize {
+    (tag.wrapping_mul(0xd6e8_feb8_6659_fd93) >> (64 - BUSY_SLOTS.trailing_zeros())) as usize
+}
+
+impl<'t> ProofSearch<'t> {
+    /// A worker of a parallel search: this search's settings, its own forcing-win search and
+    /// counters, `share` of the node budget.
+    fn worker<'s>(&self, shared: &'s Shared, forcing: ForcingSearch, share: u64) -> ProofSearch<'s>
+    where
+        't: 's,
+    {
+        ProofSearch {
+            table: self.table,
+            nodes: 0,
+            forcing,
+            forcing_wins: 0,
+            endgame: self.endgame,
+            endgame_nodes: 0,
+            split_choices: 0,
+            first_question: None,
+            attacker: self.attacker,
+            node_limit: share,
+            order_bias: self.order_bias,
+            stop: self.stop,
+            progress: self.progress,
+            threads: 1,
+            shared: Some(shared),
+            zone_guess: self.zone_guess,
+            child_cache: ChildCache::new(),
+        }
+    }
+
+    /// [`ProofSearch::attacker_wins`] with `threads` workers (this thread is one of them); the
+    /// first to settle the question, stop or reach its share of the node limit ends all.
+    pub(super) fn attacker_wins_in_parallel<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
+        let shared = Shared::new();
+        let threads = self.threads;
+        let share = match self.node_limit {
+            u64::MAX => u64::MAX,
+            limit => limit.saturating_sub(self.nodes) / threads as u64 + 1,
+        };
+        let budget = self.forcing.budget;
+        let own_forcing = std::mem::replace(&mut self.forcing, ForcingSearch::new(0));
+        let (results, own) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let mut w = self.worker(&shared, ForcingSearch::new(budget), share);
+                    scope.spawn(move || {
+                        let r = w.attacker_wins_then_end_all(g);
+                        (r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)
+                    })
+                })
+                .collect();
+            let mut w = self.worker(&shared, own_forcing, share);
+            let r = w.attacker_wins_then_end_all(g);
+            let mut results = vec![(r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)];
+            results.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("search thread panicked")),
+            );
+            (results, w.forcing)
+        });
+        self.forcing = own;
+        let mut answer = Err(Halt::Abandoned);
+        for (r, nodes, forcing_wins, endgame_nodes, split_choices) in results {
+            self.nodes += nodes;
+            self.split_choices += split_choices;
+            self.forcing_wins += forcing_wins;
+            self.endgame_nodes += endgame_nodes;
+            answer = match (answer, r) {
+                (Ok(a), Ok(b)) => {
+                    debug_assert_eq!(a, b, "two threads disagree");
+                    Ok(a)
+                }
+                (Ok(a), _) | (_, Ok(a)) => Ok(a),
+                (Err(Halt::Stopped), _) | (_, Err(Halt::Stopped)) => Err(Halt::Stopped),
+                (Err(Halt::Limit), _) | (_, Err(Halt::Limit)) => Err(Halt::Limit),
+                _ => Err(Halt::Abandoned),
+            };
+        }
+        answer
+    }
+
+    /// A worker's search, which ends the other workers' when it ends.
+    fn attacker_wins_then_end_all<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
+        let r = self.attacker_wins_here(g);
+        self.shared().abandon.store(true, Ordering::Relaxed);
+        r
+    }
+
+    /// The shared state of a worker.
+    fn shared(&self) -> &Shared {
+        self.shared.expect("a worker of a parallel search")
+    }
+
+    /// In a parallel search, when another thread is inside the best child `best`: the best
+    /// child no thread is in and the second-best number among the others, if that child's
+    /// number is below `th_phi` (else this thread could not make progress there and joins the
+    /// other in `best`).
+    pub(super) fn idle_choice(
+        &self,
+        tags: &[u64],
+        numbers: &[(u32, u32)],
+        best: usize,
+        th_phi: u32,
+    ) -> Option<(usize, u32)> {
+        let busy = &self.shared().busy;
+        if busy[busy_slot(tags[best])].load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut choice = None;
+        let mut first = INFINITE;
+        let mut second = INFINITE;
+        for (i, &t) in tags.iter().enumerate() {
+            if busy[busy_slot(t)].load(Ordering::Relaxed) != 0 {
+                continue;
+            }
+            let d = biased(numbers[i].1, i as u64, self.order_bias);
+            if d < first {
+                second = first;
+                first = d;
+                choice = Some(i);
+            } else if d < second {
+                second = d;
+            }
+        }
+        choice
+            .filter(|_| first < th_phi && first > 0)
+            .map(|i| (i, second))
+    }
+}

@@ -1,0 +1,118 @@
+//! The transposition table of the proof search.
+
+use super::INFINITE;
+use crate::util::huge_pages::HugeArray;
+use crate::util::prefetch::prefetch;
+use crate::util::slot::Slot;
+
+/// Entries per bucket: four 16-byte slots, one 64-byte cache line.
+const WAYS: usize = 4;
+
+/// Data word layout: phi in bits 0..29, delta in 29..58, log2 of the work in 58..64.
+const NUMBER_BITS: u32 = 29;
+const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
+const WORK_SHIFT: u32 = 2 * NUMBER_BITS;
+
+/// The transposition table of the proof search: (phi, delta) per tagged key, with the work spent
+/// on it, so that a full bucket gives up its cheapest entry.
+///
+/// A slot is a lock-less two-word [`Slot`] holding phi, delta and the log2 of the work packed
+/// (see `NUMBER_BITS`): a write torn by another thread reads as a miss, never as another
+/// position's numbers. An all-zero slot is empty: real data is never zero (phi and delta are
+/// never both 0) and real tags have the top bit set. Four slots make a bucket of one cache line,
+/// so a probe costs one memory access, and the search prefetches the buckets of all children of
+/// a position before it reads any (their latencies overlap). The memory is zeroed huge-page
+/// memory the kernel hands out page by page on first touch, so a large table costs nothing
+/// until touched.
+pub struct ProofTable {
+    /// The slots, [`WAYS`] a bucket.
+    slots: HugeArray<Slot>,
+    bucket_bits: u32,
+}
+
+impl ProofTable {
+    /// A table of at most `bytes` bytes (rounded down to a power of two of buckets).
+    pub fn new(bytes: usize) -> Self {
+        let buckets = (bytes / (16 * WAYS)).max(1);
+        let bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
+        ProofTable {
+            slots: HugeArray::zeroed(WAYS << bucket_bits).expect("cannot map memory for the table"),
+            bucket_bits,
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.slots.bytes()
+    }
+
+    #[inline]
+    fn slots(&self) -> &[Slot] {
+        self.slots.as_slice()
+    }
+
+    /// The first slot of `tag`'s bucket.
+    #[inline]
+    fn bucket(&self, tag: u64) -> usize {
+        if self.bucket_bits == 0 {
+            return 0;
+        }
+        let h = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((h >> (64 - self.bucket_bits)) as usize) * WAYS
+    }
+
+    /// Asks the processor to start loading `tag`'s bucket (a hint: several loads in flight
+    /// overlap, one probe after another does not).
+    #[inline]
+    pub fn prefetch(&self, tag: u64) {
+        prefetch(&self.slots()[self.bucket(tag)]);
+    }
+
+    /// The numbers stored for `tag`, if any.
+    #[inline]
+    pub fn probe(&self, tag: u64) -> Option<(u32, u32)> {
+        let b = self.bucket(tag);
+        self.slots()[b..b + WAYS].iter().find_map(|s| {
+            s.get(tag).map(|data| {
+                (
+                    (data & NUMBER_MASK) as u32,
+                    ((data >> NUMBER_BITS) & NUMBER_MASK) as u32,
+                )
+            })
+        })
+    }
+
+    /// Stores the numbers of `tag` (each at most [`INFINITE`]); `work` (nodes spent) decides
+    /// what a full bucket drops.
+    #[inline]
+    pub fn store(&self, tag: u64, phi: u32, delta: u32, work: u64) {
+        debug_assert!(phi <= INFINITE && delta <= INFINITE);
+        // a settled entry is worth keeping: give it the weight of a large subtree
+        let work = if phi == 0 || delta == 0 {
+            work.max(1 << 20)
+        } else {
+            work
+        };
+        let log_work = (u64::BITS - work.leading_zeros()).min(63) as u64;
+        let data = phi as u64 | (delta as u64) << NUMBER_BITS | log_work << WORK_SHIFT;
+        let b = self.bucket(tag);
+        let bucket = &self.slots()[b..b + WAYS];
+        // the entry itself, else an empty slot, else the one with the least work
+        let slot = (0..WAYS)
+            .find(|&i| bucket[i].load().0 == tag)
+            .unwrap_or_else(|| {
+                (0..WAYS)
+                    .min_by_key(|&i| {
+                        let d = bucket[i].data();
+                        (d != 0, d >> WORK_SHIFT)
+                    })
+                    .unwrap_or(0)
+            });
+        bucket[slot].store(tag, data);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.slots.zero();
+    }
+}

@@ -1,0 +1,9 @@
+//! Low-level helpers the rest of the crate shares, each kept once: memory for tables probed at
+//! random ([`huge_pages`], [`prefetch`]), the lock-less two-word table slot ([`slot`]), and the
+//! seedable random sources and random play of the tests and audits ([`rng`], [`random_play`]).
+
+pub mod huge_pages;
+pub mod prefetch;
+pub mod random_play;
+pub mod rng;
+pub mod slot;
