@@ -11,7 +11,7 @@
 use crate::cases::Rng;
 use crate::threats::{self, Colour, Threat};
 use zugzwang::game::{Connect4, Game};
-use zugzwang::search::{Depth, MemoryTable, Searcher};
+use zugzwang::solver::{BestMoves, Control, GameSpec, Mode, Question, Solver, SolverConfig};
 use zugzwang::util::random_play::careful_move;
 
 /// A candidate position with its move string (1-based columns) and its threats.
@@ -90,10 +90,11 @@ pub fn class_of(t: &[Threat]) -> String {
     }
 }
 
-/// The real oracle: zugzwang's solver with one table shared by all positions (keys are exact,
-/// so entries stay valid from one position to the next).
+/// The real oracle: zugzwang's solver, asked through its API as every front end asks it, with
+/// one table kept for all positions (keys are exact, so entries stay valid from one position to
+/// the next). One thread: the audit's positions are small and many.
 pub struct RealOracle {
-    table: MemoryTable,
+    solver: Solver,
     /// Nodes searched so far.
     pub nodes: u64,
 }
@@ -101,19 +102,29 @@ pub struct RealOracle {
 impl RealOracle {
     /// An oracle with a table of about `bytes`.
     pub fn new(bytes: usize) -> RealOracle {
+        let game = GameSpec::CONNECT4;
+        let cfg = SolverConfig {
+            mode: Mode::Weak,
+            best: BestMoves::None,
+            threads: 1,
+            mem_bytes: bytes as u64,
+            ..SolverConfig::for_game(game)
+        };
         RealOracle {
-            table: MemoryTable::with_bytes(bytes),
+            solver: Solver::new(game, cfg).expect("a runnable configuration"),
             nodes: 0,
         }
     }
 
     /// The exact value of `pos` from White's (the first player's) view: 1, 0, -1.
     pub fn white_value(&mut self, pos: &Connect4) -> i8 {
-        let mut s = Searcher::new(&self.table);
-        let v = s.solve(pos, Depth::Weak).expect("no stop flag is set") as i8;
+        let s = self
+            .solver
+            .solve_position(pos, Question::Value, None, &Control::new())
+            .unwrap_or_else(|e| panic!("the oracle cannot solve {}: {e}", pos.to_text()));
         self.nodes += s.nodes;
         let mover = Colour::to_move_with_empty(pos.max_ply() - pos.ply());
-        v * mover.sign()
+        s.score as i8 * mover.sign()
     }
 }
 

@@ -1,13 +1,10 @@
 //! The Sogo benchmark positions of `verify/data/cube/sogo-presets.txt` whose value comes from
-//! another solver: the quick ones are solved here by both engines, with the forcing-win cutoffs on,
-//! and must give the published values. (All eight, with times, are in `cargo bench --bench cube`.)
+//! another solver: the quick ones are solved here by both engines through the solver API, with
+//! the game's default configuration (what `zugzwang solve sogo` runs), and must give the published
+//! values. (All eight, with times, are in `cargo bench --bench cube`.)
 
 use zugzwang::game::{Cube, Rules};
-use zugzwang::search::proof::{
-    DEFAULT_GRAVITY_ENDGAME, DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
-};
-use zugzwang::search::vcf::ForcingSearch;
-use zugzwang::search::{Depth, MemoryTable, ProofSearch, ProofTable, Searcher, Table};
+use zugzwang::solver::{BestMoves, Control, Engine, GameSpec, Question, Solver, SolverConfig};
 
 /// `(name, position, value)` of every preset in the data file.
 fn presets() -> Vec<(String, Cube, i32)> {
@@ -29,26 +26,34 @@ const QUICK: [&str; 5] = ["p1_18", "p3_20", "p0_20", "preset1", "preset3"];
 /// Of those, the ones the alpha-beta engine also solves within seconds.
 const QUICK_FOR_ALPHABETA: [&str; 3] = ["p1_18", "p3_20", "p0_20"];
 
+/// The value of `g` as `zugzwang solve sogo --engine ENGINE --best none --mem 512M` finds it.
+fn value(g: &Cube, engine: Engine) -> i32 {
+    let spec = GameSpec::Cube(Rules::Sogo);
+    let cfg = SolverConfig {
+        engine,
+        best: BestMoves::None,
+        mem_bytes: 512 << 20,
+        ..SolverConfig::for_game(spec)
+    };
+    Solver::new(spec, cfg)
+        .unwrap()
+        .solve_position(g, Question::Value, None, &Control::new())
+        .unwrap()
+        .score
+}
+
 #[test]
 fn the_quick_presets_have_their_published_values() {
     let all = presets();
     assert_eq!(all.len(), 8, "the data file lists eight presets");
-    let endgame = MemoryTable::with_bytes(1 << 28);
-    for (name, g, value) in all.iter().filter(|(n, _, _)| QUICK.contains(&n.as_str())) {
-        let table = ProofTable::new(1 << 28);
-        endgame.clear();
-        let mut search = ProofSearch::new(&table)
-            .with_endgame(&endgame, DEFAULT_GRAVITY_ENDGAME)
-            .with_order_bias(DEFAULT_ORDER_BIAS);
-        assert_eq!(search.value(g).unwrap(), *value, "{name}: pn");
+    for (name, g, value_there) in all.iter().filter(|(n, _, _)| QUICK.contains(&n.as_str())) {
+        assert_eq!(value(g, Engine::Pn), *value_there, "{name}: pn");
         if QUICK_FOR_ALPHABETA.contains(&name.as_str()) {
-            endgame.clear();
-            let mut searcher = Searcher::new(&endgame).with_forcing(
-                ForcingSearch::new(DEFAULT_VCF_BUDGET),
-                ENDGAME_FORCING_MIN_EMPTY,
+            assert_eq!(
+                value(g, Engine::Alphabeta),
+                *value_there,
+                "{name}: alpha-beta"
             );
-            let v = searcher.solve(g, Depth::Weak).unwrap();
-            assert_eq!(v.signum(), *value, "{name}: alpha-beta");
         }
     }
 }
