@@ -8,7 +8,7 @@ mod common;
 mod report;
 mod runs;
 mod show;
-mod table;
+mod table_command;
 
 use args::GameArgs;
 use clap::{Parser, Subcommand};
@@ -41,7 +41,7 @@ enum Command {
     /// Inspect a position store directory (made by `solve ... --table DIR`).
     Table {
         #[command(subcommand)]
-        command: table::TableCommand,
+        command: table_command::TableCommand,
     },
     /// Draw a position (4x4x4: the four levels side by side, threats and poisons marked).
     Show {
@@ -64,7 +64,7 @@ pub fn run() -> i32 {
         Command::Solve { game } => solve(&game, Question::Value),
         Command::Analyze { game } => solve(&game, Question::Analyze),
         Command::Runs(args) => runs::runs(&args),
-        Command::Table { command } => table::run(&command),
+        Command::Table { command } => table_command::run(&command),
         Command::Show { game } => show::show(&game),
     };
     match result {

@@ -72,7 +72,8 @@ impl ProofSearch<'_> {
 mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
-    use crate::search::proof::{ProofTable, QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS};
+    use crate::search::proof::ProofTable;
+    use crate::solver::games::cube::{QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS};
     use crate::search::reference::minimax;
     use crate::search::MemoryTable;
     use crate::util::random_play::careful_positions;

@@ -42,7 +42,7 @@ impl<'t> ProofSearch<'t> {
     /// an attacker's position are never entered, and each zone costs a forcing-win search;
     /// a guess near the zone of a typical good move lets the searched moves' real zones
     /// decide which to enter next. Changes the speed, never the answer (see
-    /// [`super::QUBIC_ZONE_GUESS`]).
+    /// `crate::solver::games::cube::QUBIC_ZONE_GUESS`).
     pub fn with_zone_guess(mut self, guess: Option<u32>) -> Self {
         self.zone_guess = guess.map(|g| g.max(1));
         self

@@ -40,10 +40,7 @@ mod proof_table;
 mod tuning;
 
 pub use proof_table::ProofTable;
-pub use tuning::{
-    DEFAULT_GRAVITY_ENDGAME, DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
-    QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS,
-};
+pub use tuning::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 
 use super::vcf::ForcingSearch;
 use super::MemoryTable;

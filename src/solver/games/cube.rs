@@ -4,17 +4,40 @@
 use super::Solvable;
 use crate::game::cube::DEFAULT_HASH_SEED;
 use crate::game::{Cube, Rules};
-use crate::search::proof::{
-    DEFAULT_GRAVITY_ENDGAME, DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY,
-    QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS,
-};
+use crate::search::proof::{DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 use crate::solver::config::{BestMoves, Engine, KeyMode, Mode, SolverConfig};
 use crate::solver::GameSpec;
+
+/// Empty cells from which Sogo hands positions to alpha-beta (see
+/// [`crate::search::ProofSearch::with_endgame`]). With Sogo's pairing bounds pn's leaves settle
+/// far more often by a bound, so a smaller endgame pays than before them (28 was best then);
+/// below about 16 cells proof-number search spends more on the last plies than alpha-beta
+/// would. Qubic has no such bounds and keeps its endgames in the proof search.
+pub const SOGO_ENDGAME: u32 = 20;
+
+/// How strongly Sogo's proof search prefers better-ordered children (the `i`-th child's number
+/// counts `1 + i / k` times; see [`crate::search::proof::DEFAULT_ORDER_BIAS`]): 8 is best over
+/// the presets taken together.
+pub const SOGO_ORDER_BIAS: u64 = 8;
+
+/// The order bias without gravity, where the ordering is less sure of itself: on the Qubic
+/// openings both much smaller and much larger `k` need several times the nodes.
+pub const QUBIC_ORDER_BIAS: u64 = 16;
+
+/// The deferred threat-zone guess of Qubic (see
+/// [`crate::search::ProofSearch::with_zone_guess`]). Low guesses make every move look good until
+/// examined, so most get examined; high ones make unexamined moves look worse than the
+/// examined. Deferring pays in Qubic, where most attacking moves are never entered; the Sogo
+/// presets are slower with it and find every zone at once.
+pub const QUBIC_ZONE_GUESS: u32 = 16;
+
+/// Memory for the tables of a 4x4x4 solve unless `--mem` says otherwise.
+pub const DEFAULT_MEM: u64 = 1 << 30;
 
 /// The defaults of `solve sogo|qubic`: win/draw/loss by proof-number search (the only engine
 /// that decides the hard presets), one best move (proving every best move can cost far more
 /// than the value), 1 GiB of tables. Sogo settles positions of at most
-/// [`DEFAULT_GRAVITY_ENDGAME`] empty cells by alpha-beta, where the follower's pairing bounds
+/// [`SOGO_ENDGAME`] empty cells by alpha-beta, where the follower's pairing bounds
 /// end most lines; Qubic has no such bounds, so its endgames stay in the proof search, and it
 /// defers threat zones instead. The alpha-beta settings (enhanced transposition cutoffs only
 /// near the root, where canonical keys pay; capped deepening) serve `--engine alphabeta`.
@@ -24,7 +47,7 @@ pub fn defaults(rules: Rules) -> SolverConfig {
         engine: Engine::Pn,
         mode: Mode::Weak,
         best: BestMoves::First,
-        mem_bytes: 1 << 30,
+        mem_bytes: DEFAULT_MEM,
         threads: 0,
         hash_seed: DEFAULT_HASH_SEED,
         key_mode: KeyMode::Sound,
@@ -34,9 +57,9 @@ pub fn defaults(rules: Rules) -> SolverConfig {
         tries: 2,
         forcing_min_empty: Some(ENDGAME_FORCING_MIN_EMPTY),
         vcf_budget: DEFAULT_VCF_BUDGET,
-        endgame: if gravity { DEFAULT_GRAVITY_ENDGAME } else { 0 },
+        endgame: if gravity { SOGO_ENDGAME } else { 0 },
         order_bias: if gravity {
-            DEFAULT_ORDER_BIAS
+            SOGO_ORDER_BIAS
         } else {
             QUBIC_ORDER_BIAS
         },
