@@ -2,36 +2,18 @@
 //! analyses, on small Connect Four boards and late 4x4x4 positions; finished games; stopping.
 
 use super::*;
-use crate::game::{Bits, Connect4, Cube, Game, Rules};
-use crate::search::reference::minimax;
+use crate::game::{Connect4, Cube, Rules};
+use crate::search::reference::{minimax, move_scores};
 use crate::util::random_play::careful_positions;
 use games::Solvable;
 use std::time::Duration;
-
-/// What plain minimax says of every legal move (the mover's score).
-fn minimax_moves<G: Game>(g: &G) -> Vec<(u64, i32)> {
-    Bits(g.playable())
-        .map(|mv| {
-            let mut child = *g;
-            child.play(mv);
-            let v = if child.last_mover_won() {
-                g.win_now_score()
-            } else if child.ply() >= child.max_ply() {
-                0
-            } else {
-                -minimax(&child)
-            };
-            (mv, v)
-        })
-        .collect()
-}
 
 /// Checks value, every best move and the analysis of `g` under `cfg` against minimax.
 fn check<G: Solvable>(solver: &mut Solver, g: &G) {
     let weak = solver.config().mode == Mode::Weak;
     let shown = |s: i32| if weak { s.signum() } else { s };
     let exact = minimax(g);
-    let moves = minimax_moves(g);
+    let moves = move_scores(g);
     let control = Control::new();
     let s = solver
         .solve_position(g, Question::Value, None, &control)

@@ -73,9 +73,9 @@ mod tests {
     use super::*;
     use crate::game::{Connect4, Cube, Rules};
     use crate::search::proof::ProofTable;
-    use crate::solver::games::cube::{QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS};
     use crate::search::reference::minimax;
     use crate::search::MemoryTable;
+    use crate::solver::games::cube::{QUBIC_ORDER_BIAS, QUBIC_ZONE_GUESS};
     use crate::util::random_play::careful_positions;
 
     /// df-pn's value and best moves against plain minimax on `count` random positions.
