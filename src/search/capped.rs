@@ -8,8 +8,6 @@
 //! Table entries proven under one cap are not valid under another: the table is cleared between
 //! caps.
 
-use super::negamax::{Depth, Searcher, Stopped};
-use super::transposition::Table;
 use crate::game::Game;
 
 /// A game that can be played under a horizon.
@@ -18,28 +16,38 @@ pub trait Capped: Game {
     fn capped(&self, cap: u32) -> Self;
 }
 
-/// Win/draw/loss of `g`, trying the caps `ply + step`, `ply + 2*step`, ... (at most `tries` of
-/// them, below `max_ply`) first. Returns the score and the cap under which it was proven
-/// (`None`: no cap). A capped search that ends in a draw is a full refutation under that cap
-/// and can cost as much as the real search, so only a few short caps pay: they find short wins
-/// and losses cheaply.
-pub fn solve_deepening<G: Capped, T: Table + ?Sized>(
-    searcher: &mut Searcher<'_, T>,
-    g: &G,
-    step: u32,
-    tries: u32,
-) -> Result<(i32, Option<u32>), Stopped> {
-    let mut cap = g.ply() + step.max(2);
-    let mut left = tries;
-    while step > 0 && left > 0 && cap < g.max_ply() {
-        left -= 1;
-        let capped = g.capped(cap);
-        let v = searcher.solve(&capped, Depth::Weak)?;
-        searcher.table().clear();
-        if v != 0 {
-            return Ok((v, Some(cap)));
-        }
-        cap += step;
+/// The caps to try, in order, before the uncapped search of `g`: `cap` if it lies ahead (0:
+/// none), then `ply + step`, `ply + 2*step`, ... (`tries` of them, below `max_ply`; `step` 0:
+/// none). A capped search that ends in a draw is a full refutation under that cap and can cost
+/// as much as the real search, so only a few short caps pay: they find short wins and losses
+/// cheaply. The caller clears its table between caps.
+pub fn caps_to_try<G: Game>(g: &G, cap: u32, step: u32, tries: u32) -> Vec<u32> {
+    let mut caps = Vec::new();
+    if cap > g.ply() + 1 && cap < g.max_ply() {
+        caps.push(cap);
     }
-    Ok((searcher.solve(g, Depth::Weak)?, None))
+    let mut next = g.ply() + step.max(2);
+    for _ in 0..if step > 0 { tries } else { 0 } {
+        if next >= g.max_ply() {
+            break;
+        }
+        caps.push(next);
+        next += step;
+    }
+    caps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cube, Rules};
+
+    #[test]
+    fn caps_lie_ahead_and_below_the_end() {
+        let g = Cube::new(Rules::Qubic);
+        assert_eq!(caps_to_try(&g, 0, 4, 2), vec![4, 8]);
+        assert_eq!(caps_to_try(&g, 30, 4, 2), vec![30, 4, 8]);
+        assert_eq!(caps_to_try(&g, 0, 0, 5), Vec::<u32>::new());
+        assert_eq!(caps_to_try(&g, 1, 40, 3), vec![40]);
+    }
 }

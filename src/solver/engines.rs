@@ -154,15 +154,11 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
             table.clear();
             Ok(None)
         };
-        if cfg.cap > g.ply() + 1 && cfg.cap < g.max_ply() {
-            decided_under_cap = try_cap(cfg.cap, &mut nodes)?;
-        }
-        let mut cap = g.ply() + cfg.step.max(2);
-        let mut left = cfg.tries;
-        while decided_under_cap.is_none() && cfg.step > 0 && left > 0 && cap < g.max_ply() {
-            left -= 1;
+        for cap in crate::search::capped::caps_to_try(g, cfg.cap, cfg.step, cfg.tries) {
             decided_under_cap = try_cap(cap, &mut nodes)?;
-            cap += cfg.step;
+            if decided_under_cap.is_some() {
+                break;
+            }
         }
     }
     let Some((score, cap)) = decided_under_cap else {
