@@ -9,6 +9,9 @@ pub use zugzwang::util::rng::SplitMix64 as Rng;
 /// Plays random legal moves until `empties` cells remain, never making a move that wins (so the
 /// game is not over); returns the position and its move string, or None if the game ended early
 /// or the side to move has no way to continue without winning.
+///
+/// Not `zugzwang::util::random_play::careful` on purpose: it may hand the opponent a win, so
+/// the reference tests also meet the positions careful play never reaches.
 pub fn random_position(rng: &mut Rng, w: u32, h: u32, empties: u32) -> Option<(Connect4, String)> {
     let mut pos = Connect4::new(w, h).unwrap();
     let mut moves = String::new();
