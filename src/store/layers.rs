@@ -625,4 +625,19 @@ mod tests {
         drop(first);
         drop(open(dir.path()));
     }
+
+    /// A temporary file left by a killed writer is removed on open even if its pid now belongs to
+    /// a live process (pid 1 here): the lock says no other writer exists. Other files stay.
+    #[test]
+    fn open_removes_stale_temporaries_whatever_their_pid() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(open(dir.path()));
+        let stale = dir.path().join(".tmp-1-run-0000000007.zzr");
+        let other = dir.path().join("notes.txt");
+        fs::write(&stale, b"half a run").unwrap();
+        fs::write(&other, b"mine").unwrap();
+        drop(open(dir.path()));
+        assert!(!stale.exists());
+        assert!(other.exists());
+    }
 }
