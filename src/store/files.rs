@@ -32,18 +32,18 @@ pub fn run_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
 }
 
 /// Removes temporary files left by store processes that no longer run (a `kill -9` during a
-/// write). Files of a live process, and every other file, are left alone.
+/// write). Called with the directory's writer lock held, so no other zugzwang process is writing
+/// here and every temporary file but this process's own is stale, whatever its pid (a dead
+/// writer's pid may belong to an unrelated process by now). Every other file is left alone.
 pub(super) fn remove_stale_temporaries(dir: &Path) {
     let Ok(rd) = fs::read_dir(dir) else { return };
+    let mine = format!(".tmp-{}-", std::process::id());
     for ent in rd.flatten() {
         let name = ent.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(".tmp-")) else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+        if name
+            .to_str()
+            .is_some_and(|n| n.starts_with(".tmp-") && !n.starts_with(&mine))
+        {
             let _ = fs::remove_file(ent.path());
         }
     }

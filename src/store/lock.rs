@@ -10,9 +10,9 @@
 //!
 //! The lock is `flock(2)` through [`std::fs::File::try_lock`]: the kernel drops it when the process
 //! dies, even by `kill -9`, so a crash never leaves a directory locked. The file itself stays; it
-//! holds the pid of the last writer, which only serves the error message (and is shown only while
-//! that process is alive). Advisory means other programs can ignore it: the README says to leave
-//! a store directory alone while a solve runs.
+//! holds the pid of the last writer, which only serves the error message (shown only while that
+//! process is alive, as `/proc` tells: on Linux). Advisory means other programs can ignore it: the
+//! README says to leave a store directory alone while a solve runs.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};

@@ -7,8 +7,8 @@
 //!   search (with its own memory table, never the store) where they do not. A win needs one
 //!   child that loses, a loss needs every child to win, and likewise for the draw bounds. The
 //!   walk is the only check possible where keys are hashes.
-//! - [`connect4_from_key`] (Connect Four, exact keys; [`connect4`]): every entry decodes back to
-//!   a position, which can be solved directly and compared.
+//! - [`connect4_from_key`] (Connect Four, exact keys; `check/connect4.rs`): every entry decodes
+//!   back to a position, which can be solved directly and compared.
 //!
 //! The walk needs only [`Game`], so it serves every game whose solves write a table (today only
 //! `solve connect4 --table`); the direct check exists where keys are exact, i.e. Connect Four.

@@ -1,6 +1,6 @@
 //! Connect Four threat analysis: which empty cells would complete a four (threats), how the
-//! German note on threat parity (seeds `000` and `001`) classifies them, and the note's lemma
-//! rule tables as data.
+//! German note on threat parity, "Stellungsbewertung bei Vier Gewinnt" (seeds `000` and `001`;
+//! README, "Data and citations"), classifies them, and the note's lemma rule tables as data.
 //!
 //! The note claims that, as long as no new threat can arise (its assumption (I)) and no threat is
 //! playable now (its assumption (V)), the value of a position follows from its threat set alone.
