@@ -6,7 +6,7 @@ use super::geometry::{
 };
 use super::pairing::follower_bound;
 use super::{Cube, Rules};
-use crate::game::{blocking_moves, Bits, Game};
+use crate::game::{blocking_moves, Bits, Game, Key};
 
 impl Cube {
     /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
@@ -175,7 +175,7 @@ impl Game for Cube {
     }
 
     #[inline]
-    fn key(&self) -> u64 {
+    fn key(&self) -> Key {
         self.hashed_key()
     }
 
