@@ -17,7 +17,7 @@
 //! `current + mask + bottom` sets, in each column, the stones of the side to move plus one marker
 //! bit just above the top stone: a unique code of the position in `W * (H + 1)` bits.
 
-use super::{blocking_moves, Bits, Game, Key};
+use super::{blocking_moves, Bits, Game, Key, Player};
 use std::fmt;
 
 /// Why a move string or a board size was refused. The text is meant to be shown as is.
@@ -283,9 +283,9 @@ impl Connect4 {
         line_completions(self.current ^ self.mask, self.height) & (self.board & !self.mask)
     }
 
-    /// Threats of the first player (`first == true`) or second player.
-    pub fn threats_of(&self, first: bool) -> u64 {
-        if (self.ply % 2 == 0) == first {
+    /// Threats of side `p`.
+    pub fn threats_of(&self, p: Player) -> u64 {
+        if Player::of_ply(self.ply) == p {
             self.own_threats()
         } else {
             self.opponent_threats()

@@ -8,11 +8,13 @@
 pub mod connect4;
 pub mod cube;
 mod key;
+mod player;
 pub mod symmetry;
 
 pub use connect4::Connect4;
 pub use cube::{Cube, Rules};
 pub use key::Key;
+pub use player::Player;
 
 /// Iterates the set bits of a mask, lowest first, each as a one-bit mask.
 ///

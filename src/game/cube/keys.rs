@@ -60,7 +60,7 @@ const QUBIC_FULL_GROUP_BELOW_PLY: u32 = 12;
 mod tests {
     use super::*;
     use crate::game::cube::LINES;
-    use crate::game::{Bits, Game, Rules};
+    use crate::game::{Bits, Game, Player, Rules};
     use crate::search::reference::minimax;
     use crate::util::random_play::careful_random;
     use crate::util::rng::xorshift as rng;
@@ -117,7 +117,7 @@ mod tests {
                 assert_eq!(minimax(&other), v, "{}", g.to_hex());
             }
             let n = naive_recolour(&g);
-            if n.has_line(0) || n.has_line(1) || minimax(&n) != v {
+            if n.has_line(Player::First) || n.has_line(Player::Second) || minimax(&n) != v {
                 naive_wrong += 1;
             }
         }
