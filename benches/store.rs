@@ -8,6 +8,7 @@
 use criterion::{black_box, Criterion};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use zugzwang::game::Key;
 use zugzwang::search::{Bounds, Table};
 use zugzwang::store::entry::{Entry, Value};
 use zugzwang::store::merge::{KMerge, Normalised};
@@ -41,7 +42,7 @@ fn sorted_entries(n: u64, seed: u64) -> impl Iterator<Item = u64> {
     let mut key = 0u64;
     (0..n).map(move |_| {
         key += 2 + rng.next() % (2 * mean_gap - 4);
-        Entry::new(key, Value::from_code(rng.next() >> 62)).0
+        Entry::new(Key::new(key), Value::from_code(rng.next() >> 62)).word()
     })
 }
 
@@ -92,14 +93,14 @@ fn evict(path: &Path, run: &Run) {
 fn lookups(c: &mut Criterion, run: &Run, path: &Path, keys: usize) {
     let n = run.len() as usize;
     let mut rng = Rng(7);
-    let hits: Vec<u64> = (0..keys)
-        .map(|_| run.entries()[rng.next() as usize % n] >> 2)
+    let hits: Vec<Key> = (0..keys)
+        .map(|_| Entry::from_word(run.entries()[rng.next() as usize % n]).key())
         .collect();
     let bloom = run.bloom();
-    let misses: Vec<u64> = hits
+    let misses: Vec<Key> = hits
         .iter()
-        .map(|k| k + 1)
-        .filter(|&k| !bloom.may_contain(k))
+        .map(|k| Key::new(k.get() + 1))
+        .filter(|&k| !bloom.may_contain(k.get()))
         .collect();
 
     // memory layer: an exact entry found in the in-memory table (via the Store front door)
@@ -115,7 +116,7 @@ fn lookups(c: &mut Criterion, run: &Run, path: &Path, keys: usize) {
     for &k in &hits {
         store.store(k, b, 1000);
     }
-    let mem_hits: Vec<u64> = hits
+    let mem_hits: Vec<Key> = hits
         .iter()
         .copied()
         .filter(|&k| store.probe(k).is_some())
@@ -153,7 +154,7 @@ fn lookups(c: &mut Criterion, run: &Run, path: &Path, keys: usize) {
             bch.iter(|| {
                 let mut acc = 0u64;
                 for &k in &misses {
-                    acc = acc.wrapping_add(run.lookup(k + (acc >> 62)).0 as u64);
+                    acc = acc.wrapping_add(run.lookup(Key::new(k.get() + (acc >> 62))).0 as u64);
                 }
                 black_box(acc)
             })
@@ -181,7 +182,7 @@ fn lookups(c: &mut Criterion, run: &Run, path: &Path, keys: usize) {
     for round in 0..5 {
         evict(path, run);
         let mut rng = Rng(1000 + round);
-        let keys: Vec<u64> = (0..500)
+        let keys: Vec<Key> = (0..500)
             .map(|_| hits[rng.next() as usize % hits.len()])
             .collect();
         let t = Instant::now();

@@ -9,7 +9,7 @@ use super::common::{human_bytes, parse_bytes, CliError};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use zugzwang::game::Connect4;
+use zugzwang::game::{Connect4, Key};
 use zugzwang::search::MemoryTable;
 use zugzwang::store::check::{self, CheckReport};
 use zugzwang::store::entry::{Entry, Knowledge, Value};
@@ -124,7 +124,7 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
             b.measured_fp_rate(200_000) * 100.0
         );
         for &e in r.entries() {
-            hist[Entry(e).value() as usize] += 1;
+            hist[Entry::from_word(e).value() as usize] += 1;
         }
         entries += r.len();
         bytes += r.file_bytes();
@@ -184,7 +184,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     if cross_ok {
         println!("across runs: no contradictions ({keys} normalised entries)");
     }
-    let lookup = |key: u64| {
+    let lookup = |key: Key| {
         runs.iter()
             .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
     };
@@ -247,8 +247,8 @@ fn direct_connect4(runs: &[Run], w: u32, h: u32, max_empty: u32, mem: usize) -> 
     let table = MemoryTable::with_bytes(mem);
     let merged: Vec<&[u64]> = runs.iter().map(|r| r.entries()).collect();
     let (mut checked, mut skipped, mut failures) = (0u64, 0u64, 0u64);
-    let mut group: Option<(u64, Knowledge)> = None;
-    let mut finish = |g: Option<(u64, Knowledge)>, checked: &mut u64, skipped: &mut u64| {
+    let mut group: Option<(Key, Knowledge)> = None;
+    let mut finish = |g: Option<(Key, Knowledge)>, checked: &mut u64, skipped: &mut u64| {
         let Some((key, k)) = g else { return };
         // stones = total marker height; cheap to get from the decode itself
         match check::connect4_from_key(w, h, key) {
@@ -270,7 +270,7 @@ fn direct_connect4(runs: &[Run], w: u32, h: u32, max_empty: u32, mem: usize) -> 
         }
     };
     for e in Normalised::new(KMerge::new(merged)).flatten() {
-        let (key, v) = (e >> 2, Entry(e).value());
+        let (key, v) = (Entry::from_word(e).key(), Entry::from_word(e).value());
         match group {
             Some((k0, k)) if k0 == key => group = Some((key, k.with(v))),
             g => {
@@ -336,7 +336,8 @@ mod tests {
         let mut lies: Vec<u64> = run
             .entries()
             .iter()
-            .map(|&e| Entry::new(e >> 2, Entry(e).value().negated()).0)
+            .map(|&w| Entry::from_word(w))
+            .map(|e| Entry::new(e.key(), e.value().negated()).word())
             .collect();
         lies.sort_unstable();
         let n = lies.len() as u64;

@@ -17,7 +17,7 @@
 //! `current + mask + bottom` sets, in each column, the stones of the side to move plus one marker
 //! bit just above the top stone: a unique code of the position in `W * (H + 1)` bits.
 
-use super::{blocking_moves, Bits, Game};
+use super::{blocking_moves, Bits, Game, Key, Player};
 use std::fmt;
 
 /// Why a move string or a board size was refused. The text is meant to be shown as is.
@@ -283,9 +283,9 @@ impl Connect4 {
         line_completions(self.current ^ self.mask, self.height) & (self.board & !self.mask)
     }
 
-    /// Threats of the first player (`first == true`) or second player.
-    pub fn threats_of(&self, first: bool) -> u64 {
-        if (self.ply % 2 == 0) == first {
+    /// Threats of side `p`.
+    pub fn threats_of(&self, p: Player) -> u64 {
+        if Player::of_ply(self.ply) == p {
             self.own_threats()
         } else {
             self.opponent_threats()
@@ -419,14 +419,15 @@ impl Game for Connect4 {
         (self.current as u128) << 64 | self.mask as u128
     }
     #[inline]
-    fn key(&self) -> u64 {
+    fn key(&self) -> Key {
         let k = self.raw_key();
         let m = self.mirror_key(k);
         let k = k.min(m);
         if self.width * (self.height + 1) <= 62 {
-            k
+            // the exact code: below 2^62 since the board has at most 62 bits of columns
+            Key::new(k)
         } else {
-            xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2
+            Key::new(xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2)
         }
     }
     /// Two cheap strategy arguments bound the score without search:

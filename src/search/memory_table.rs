@@ -1,6 +1,7 @@
 //! The in-memory transposition table: a fixed-size, lock-free [`Table`] in huge-page memory.
 
 use super::transposition::{Bounds, Table};
+use crate::game::Key;
 use crate::util::huge_pages::HugeArray;
 use crate::util::prefetch::prefetch;
 use crate::util::slot::Slot;
@@ -10,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// expensive entry survives) and one always replaced (Fhourstones' two-slot bucket).
 ///
 /// Each slot is a lock-less two-word [`Slot`] keyed by the full key: a torn write by another
-/// thread reads as a miss, and no collision can return another position's bounds.
+/// thread reads as a miss, and no collision can return another position's bounds. A slot holds
+/// the key's raw word ([`Key::get`]): the conversion happens only in `bucket`, `read` and
+/// `store` below.
 pub struct MemoryTable {
     /// The slots, two a bucket, in zeroed huge-page memory: pages arrive lazily, and a table of
     /// gigabytes does not pay a page fault and a TLB miss per 4 KiB.
@@ -87,9 +90,9 @@ impl MemoryTable {
 
     /// The first slot of `key`'s bucket.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: Key) -> usize {
         // multiplicative mixing so that structured keys spread over the buckets
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let h = key.get().wrapping_mul(0x9E37_79B9_7F4A_7C15);
         ((h >> 20) as usize & self.bucket_mask) * 2
     }
 
@@ -105,9 +108,9 @@ impl MemoryTable {
     }
 
     #[inline]
-    fn read(&self, i: usize, key: u64) -> Option<(Bounds, u64)> {
+    fn read(&self, i: usize, key: Key) -> Option<(Bounds, u64)> {
         let (k, d) = self.slots()[i].load();
-        if self.live(d) && k == key {
+        if self.live(d) && k == key.get() {
             Some(unpack(d))
         } else {
             None
@@ -117,7 +120,7 @@ impl MemoryTable {
 
 impl Table for MemoryTable {
     #[inline]
-    fn probe(&self, key: u64) -> Option<Bounds> {
+    fn probe(&self, key: Key) -> Option<Bounds> {
         let b = self.bucket(key);
         self.read(b, key)
             .or_else(|| self.read(b + 1, key))
@@ -125,19 +128,20 @@ impl Table for MemoryTable {
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
+    fn prefetch(&self, key: Key) {
         prefetch(&self.slots()[self.bucket(key)]);
     }
 
     #[inline]
-    fn store(&self, key: u64, bounds: Bounds, work: u64) {
+    fn store(&self, key: Key, bounds: Bounds, work: u64) {
         let b = self.bucket(key);
+        let raw = key.get(); // what a slot holds
         let d = pack(bounds, work, self.current_generation());
         let new_work = (d >> 23) & 63;
         let slots = self.slots();
         // same key in the work slot: update it there
         if self.read(b, key).is_some() {
-            slots[b].store(key, d);
+            slots[b].store(raw, d);
             return;
         }
         let (k0, d0) = slots[b].load();
@@ -145,12 +149,12 @@ impl Table for MemoryTable {
         let old_work = if old_live { (d0 >> 23) & 63 } else { 0 };
         if !old_live || new_work >= old_work {
             // the displaced expensive entry moves to the always-replace slot
-            if old_live && k0 != key {
+            if old_live && k0 != raw {
                 slots[b + 1].store(k0, d0);
             }
-            slots[b].store(key, d);
+            slots[b].store(raw, d);
         } else {
-            slots[b + 1].store(key, d);
+            slots[b + 1].store(raw, d);
         }
     }
 
@@ -191,19 +195,19 @@ mod tests {
             upper: 3,
             best: Some(5),
         };
-        for key in 0..1000u64 {
-            t.store(key, b, key);
-            if let Some(got) = t.probe(key) {
+        for raw in 0..1000u64 {
+            t.store(Key::new(raw), b, raw);
+            if let Some(got) = t.probe(Key::new(raw)) {
                 assert_eq!(got, b);
             }
         }
-        for key in 1000..2000u64 {
-            assert_eq!(t.probe(key), None);
+        for raw in 1000..2000u64 {
+            assert_eq!(t.probe(Key::new(raw)), None);
         }
         for _ in 0..300 {
-            t.store(999, b, 1);
+            t.store(Key::new(999), b, 1);
             t.clear();
-            assert_eq!(t.probe(999), None);
+            assert_eq!(t.probe(Key::new(999)), None);
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::order::MoveList;
 use super::transposition::{Bounds, Table};
 use super::vcf::ForcingSearch;
-use crate::game::{Bits, Game};
+use crate::game::{Bits, Game, Key};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// How much to find out about a position.
@@ -222,7 +222,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             hi = hi.min(shi);
         }
         let use_table = (max_ply - ply) as u32 >= self.options.table_min_empty;
-        let key = if use_table { g.key() } else { 0 };
+        let key = if use_table { g.key() } else { Key::default() };
         let mut best_hint = None;
         if let Some(b) = if use_table {
             self.table.probe(key)
@@ -265,7 +265,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         // enhanced transposition cutoff: a child already known to be good enough ends the node.
         // All children's buckets are prefetched first so that their memory latencies overlap.
         if (max_ply - ply) as u32 >= self.options.etc_min_empty {
-            let mut keys = [0u64; 64];
+            let mut keys = [Key::default(); 64];
             for (slot, mv) in keys.iter_mut().zip(Bits(next)) {
                 let mut child = *g;
                 child.play(mv);

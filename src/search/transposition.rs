@@ -4,6 +4,8 @@
 //! the move that proved them". That lets the position store (`crate::store`) take the place of
 //! the in-memory table ([`super::MemoryTable`]) without the search changing.
 
+use crate::game::Key;
+
 /// What is known about a position's score: `lower <= score <= upper`, and a move worth trying
 /// first (the one that last raised alpha or caused a cutoff).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,14 +37,14 @@ impl Bounds {
 /// parallel search can share one table; implementations use atomics or locks internally.
 pub trait Table: Sync {
     /// Bounds stored for `key`, if any. Never returns bounds that were not proven for this key.
-    fn probe(&self, key: u64) -> Option<Bounds>;
+    fn probe(&self, key: Key) -> Option<Bounds>;
     /// Records bounds proven for `key`; `work` (nodes spent proving them) guides replacement.
     /// A table may drop any entry it likes; it must never keep a wrong one.
-    fn store(&self, key: u64, bounds: Bounds, work: u64);
+    fn store(&self, key: Key, bounds: Bounds, work: u64);
     /// Forgets everything (used between independent benchmark positions).
     fn clear(&self);
     /// Hints that `key` will be probed soon, so its memory can be fetched while other work goes
     /// on (several prefetches overlap; one probe after another does not).
     #[inline]
-    fn prefetch(&self, _key: u64) {}
+    fn prefetch(&self, _key: Key) {}
 }

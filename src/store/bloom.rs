@@ -8,6 +8,11 @@
 //!
 //! The filter is stored in the run file as little-endian `u64` words and read back
 //! from a run's resident copy ([`BloomRef`]); [`BloomBuilder`] makes one in memory.
+//!
+//! The filter hashes raw `u64` words, not [`crate::game::Key`]s: hashing a key's word into a
+//! block is what it is for, and measuring its false positives needs words that can never be
+//! keys (bit 63 set). The run file converts at its two calls (insert while writing, the test in
+//! a lookup).
 
 use super::resident::HugeWords;
 

@@ -8,6 +8,7 @@ use super::files::run_name;
 use super::lock::DirLock;
 use super::merge::{KMerge, Normalised};
 use super::run_file::{write_run, Identity, Run, RunError, Verify};
+use crate::game::Key;
 use crate::search::Bounds;
 use rayon::slice::ParallelSliceMut;
 use std::fs;
@@ -48,7 +49,7 @@ pub(super) struct Disk {
 
 impl Disk {
     #[inline]
-    pub(super) fn lookup(&self, key: u64) -> Knowledge {
+    pub(super) fn lookup(&self, key: Key) -> Knowledge {
         if !self.has_runs.load(Ordering::Relaxed) {
             return Knowledge::NONE;
         }
@@ -68,7 +69,7 @@ impl Disk {
         self.failed.store(true, Ordering::Relaxed);
     }
 
-    pub(super) fn conflict(&self, key: u64, old: Knowledge, new: Knowledge) {
+    pub(super) fn conflict(&self, key: Key, old: Knowledge, new: Knowledge) {
         let fmt = |k: Knowledge| k.values().map(|v| v.name()).collect::<Vec<_>>().join("+");
         self.fail(StoreError::Conflict(
             self.dir.clone(),
@@ -120,7 +121,7 @@ impl Disk {
         Ok(())
     }
 
-    pub(super) fn add(self: &Arc<Self>, key: u64, bounds: Bounds) {
+    pub(super) fn add(self: &Arc<Self>, key: Key, bounds: Bounds) {
         if self.failed.load(Ordering::Relaxed) {
             return;
         }
@@ -138,7 +139,7 @@ impl Disk {
         }
         let mut p = self.pending.lock().expect("store lock poisoned");
         for &v in &vals[..n] {
-            p.buf.push(Entry::new(key, v).0);
+            p.buf.push(Entry::new(key, v).word());
         }
         if p.buf.len() >= self.cfg.buffer_entries || p.last_flush.elapsed() >= self.cfg.flush_every
         {
@@ -163,7 +164,7 @@ impl Disk {
                 path: self.dir.clone(),
                 kind,
             })?;
-            let (key, v) = (e >> 2, Entry(e).value());
+            let (key, v) = (Entry::from_word(e).key(), Entry::from_word(e).value());
             let old = self.lookup(key);
             let with = old.with(v);
             match with.normalised() {

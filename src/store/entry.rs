@@ -22,11 +22,9 @@
 //! more than the values say ([`Knowledge::to_bounds`]). A bound is therefore never read back as an
 //! exact result.
 
+use crate::game::Key;
 use crate::search::Bounds;
 use std::fmt;
-
-/// Mask of the 62 key bits (before shifting).
-pub const KEY_MASK: u64 = (1 << 62) - 1;
 
 /// Two bits of proven knowledge about a position's score for the side to move (see the module
 /// table for the codes).
@@ -88,20 +86,40 @@ impl fmt::Display for Value {
 }
 
 /// A packed entry: `key << 2 | value code`. Sorting entries sorts by key first.
+///
+/// This module is the only place that packs or unpacks the word: an entry is made from a [`Key`]
+/// (below 2^62 by its type, so the shift loses nothing) and a [`Value`], and a word read from a
+/// run file or a flush buffer (which hold the words themselves, the on-disk format) is looked at
+/// through [`Entry::from_word`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Entry(pub u64);
+pub struct Entry(u64);
 
 impl Entry {
-    /// Packs `key` (must be `< 2^62`; higher bits are dropped) and `value`.
+    /// Packs `key` and `value`.
     #[inline]
-    pub fn new(key: u64, value: Value) -> Entry {
-        debug_assert!(key <= KEY_MASK, "key {key:#x} exceeds 62 bits");
-        Entry((key & KEY_MASK) << 2 | value.code())
+    pub fn new(key: Key, value: Value) -> Entry {
+        Entry(key.get() << 2 | value.code())
+    }
+    /// The smallest entry of `key` (its value code 0): where a search of sorted entries for the
+    /// key starts.
+    #[inline]
+    pub fn first_of(key: Key) -> Entry {
+        Entry::new(key, Value::Loss)
+    }
+    /// The entry stored as the word `word` (every word is one: its top 62 bits are a key).
+    #[inline]
+    pub fn from_word(word: u64) -> Entry {
+        Entry(word)
+    }
+    /// The word stored for this entry.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0
     }
     /// The 62-bit key.
     #[inline]
-    pub fn key(self) -> u64 {
-        self.0 >> 2
+    pub fn key(self) -> Key {
+        Key::new(self.0 >> 2)
     }
     /// The 2-bit value.
     #[inline]
@@ -272,17 +290,21 @@ mod tests {
     #[test]
     fn entry_packs_key_and_every_value() {
         for v in Value::ALL {
-            for key in [0, 1, 0x1234_5678_9abc, KEY_MASK] {
+            for key in [0, 1, 0x1234_5678_9abc, Key::MAX.get()].map(Key::new) {
                 let e = Entry::new(key, v);
                 assert_eq!(e.key(), key);
                 assert_eq!(e.value(), v);
+                assert_eq!(Entry::from_word(e.word()), e);
+                assert_eq!(e.word(), key.get() << 2 | v.code(), "the on-disk packing");
+                assert!(Entry::first_of(key) <= e);
                 assert_eq!(Value::from_code(v.code()), v);
                 assert_eq!(v.negated().negated(), v);
             }
         }
         // entries of one key sort together, in code order
-        assert!(Entry::new(5, Value::Win) < Entry::new(6, Value::Loss));
-        assert!(Entry::new(5, Value::AtMostDraw) < Entry::new(5, Value::AtLeastDraw));
+        let (five, six) = (Key::new(5), Key::new(6));
+        assert!(Entry::new(five, Value::Win) < Entry::new(six, Value::Loss));
+        assert!(Entry::new(five, Value::AtMostDraw) < Entry::new(five, Value::AtLeastDraw));
     }
 
     /// For every pair of consistent bounds: the stored values, read back, give bounds that the

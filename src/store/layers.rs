@@ -8,6 +8,7 @@ use super::files::{remove_stale_temporaries, run_files};
 use super::lock::DirLock;
 use super::manifest::{Manifest, MANIFEST};
 use super::run_file::{Run, Verify};
+use crate::game::Key;
 use crate::search::{Bounds, MemoryTable, Table};
 use std::fmt;
 use std::fs;
@@ -113,7 +114,7 @@ impl Store {
     }
 
     /// Everything the disk layer says about `key` (nothing without a disk layer).
-    pub fn disk_knowledge(&self, key: u64) -> Knowledge {
+    pub fn disk_knowledge(&self, key: Key) -> Knowledge {
         self.disk
             .as_ref()
             .map_or(Knowledge::NONE, |d| d.lookup(key))
@@ -181,7 +182,7 @@ impl Drop for Store {
 
 impl Table for Store {
     #[inline]
-    fn probe(&self, key: u64) -> Option<Bounds> {
+    fn probe(&self, key: Key) -> Option<Bounds> {
         let m = self.mem.probe(key);
         if m.is_some_and(|b| b.is_exact()) {
             return m;
@@ -216,7 +217,7 @@ impl Table for Store {
     }
 
     #[inline]
-    fn store(&self, key: u64, bounds: Bounds, work: u64) {
+    fn store(&self, key: Key, bounds: Bounds, work: u64) {
         self.mem.store(key, bounds, work);
         if let Some(d) = &self.disk {
             if work >= d.cfg.min_work {
@@ -298,10 +299,10 @@ mod tests {
                 .unwrap_or_default()
                 .normalised()
                 .unwrap();
-            let got = store.disk_knowledge(k);
+            let got = store.disk_knowledge(Key::new(k));
             assert_eq!(got.normalised().unwrap(), want, "key {k}");
             // and the probe never claims more than the truth allows
-            if let Some(b) = store.probe(k) {
+            if let Some(b) = store.probe(Key::new(k)) {
                 assert!(b.lower <= truth(k) && truth(k) <= b.upper, "key {k}: {b:?}");
             }
         }
@@ -327,7 +328,7 @@ mod tests {
                         for &x in &vals[..n] {
                             *e = e.with(x);
                         }
-                        store.store(k, b, 1000);
+                        store.store(Key::new(k), b, 1000);
                     }
                     Op::Flush => {
                         store.flush().unwrap();
@@ -371,7 +372,7 @@ mod tests {
             best: None,
         };
         for k in 0..400u64 {
-            store.store(k, win, 1000); // a flush every 5 entries, a merge past 3 runs
+            store.store(Key::new(k), win, 1000); // a flush every 5 entries, a merge past 3 runs
         }
         store.flush().unwrap();
         store.wait_for_merges();
@@ -379,7 +380,10 @@ mod tests {
         assert!(st.merges > 0, "{st:?}");
         assert_eq!(st.entries, 400, "{st:?}");
         for k in 0..400u64 {
-            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(Value::Win));
+            assert_eq!(
+                store.disk_knowledge(Key::new(k)),
+                Knowledge::NONE.with(Value::Win)
+            );
         }
         assert!(store.error().is_none());
         // files on disk are exactly the runs the store knows
@@ -401,18 +405,18 @@ mod tests {
         // within one buffer
         let dir = tempfile::tempdir().unwrap();
         let store = open(dir.path());
-        store.store(7, win, 1000);
-        store.store(7, draw_at_most, 1000);
+        store.store(Key::new(7), win, 1000);
+        store.store(Key::new(7), draw_at_most, 1000);
         let err = store.flush().unwrap_err();
         assert!(err.to_string().contains("0x7"), "{err}");
         drop(store);
         // between the disk and a new result
         let dir = tempfile::tempdir().unwrap();
         let store = open(dir.path());
-        store.store(9, win, 1000);
+        store.store(Key::new(9), win, 1000);
         store.flush().unwrap();
         store.memory().clear();
-        store.store(9, draw_at_most, 1000);
+        store.store(Key::new(9), draw_at_most, 1000);
         let err = store.flush().unwrap_err();
         assert!(matches!(err, StoreError::Conflict(..)), "{err}");
         assert!(err.to_string().contains("0x9"), "{err}");
@@ -423,7 +427,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = open(dir.path());
         store.store(
-            3,
+            Key::new(3),
             Bounds {
                 lower: 1,
                 upper: 5,
@@ -448,7 +452,7 @@ mod tests {
         let store = open(dir.path());
         for k in 0..20 {
             store.store(
-                k,
+                Key::new(k),
                 Bounds {
                     lower: 1,
                     upper: 5,
@@ -525,10 +529,10 @@ mod tests {
             ),
         ];
         for (k, b, _) in cases {
-            store.store(k, b, 1000);
+            store.store(Key::new(k), b, 1000);
         }
         store.store(
-            5,
+            Key::new(5),
             Bounds {
                 lower: 0,
                 upper: 0,
@@ -537,7 +541,7 @@ mod tests {
             1000,
         );
         store.store(
-            6,
+            Key::new(6),
             Bounds {
                 lower: -1,
                 upper: 1,
@@ -546,7 +550,7 @@ mod tests {
             1000,
         );
         store.store(
-            7,
+            Key::new(7),
             Bounds {
                 lower: 5,
                 upper: 5,
@@ -557,22 +561,22 @@ mod tests {
         drop(store);
         let store = open(dir.path());
         for (k, _, v) in cases {
-            assert_eq!(store.disk_knowledge(k), Knowledge::NONE.with(v));
+            assert_eq!(store.disk_knowledge(Key::new(k)), Knowledge::NONE.with(v));
         }
         let draw = Knowledge::NONE
             .with(Value::AtLeastDraw)
             .with(Value::AtMostDraw);
-        assert_eq!(store.disk_knowledge(5), draw);
+        assert_eq!(store.disk_knowledge(Key::new(5)), draw);
         assert_eq!(
-            store.probe(5),
+            store.probe(Key::new(5)),
             Some(Bounds {
                 lower: 0,
                 upper: 0,
                 best: None
             })
         );
-        assert!(store.disk_knowledge(6).is_empty());
-        assert_eq!(store.probe(7), None);
+        assert!(store.disk_knowledge(Key::new(6)).is_empty());
+        assert_eq!(store.probe(Key::new(7)), None);
     }
 
     /// Opening a store refuses a run or a manifest with one flipped bit at any offset, with one
@@ -583,7 +587,7 @@ mod tests {
         let store = open(dir.path());
         for k in 0..30u64 {
             store.store(
-                k * 11,
+                Key::new(k * 11),
                 Bounds {
                     lower: 1,
                     upper: 5,

@@ -83,13 +83,13 @@ impl<I: Iterator<Item = u64>> Iterator for Normalised<I> {
             return None;
         }
         let first = self.input.next()?;
-        let key = first >> 2;
-        let mut k = Knowledge::NONE.with(Entry(first).value());
+        let key = Entry::from_word(first).key();
+        let mut k = Knowledge::NONE.with(Entry::from_word(first).value());
         while let Some(&e) = self.input.peek() {
-            if e >> 2 != key {
+            if Entry::from_word(e).key() != key {
                 break;
             }
-            k = k.with(Entry(e).value());
+            k = k.with(Entry::from_word(e).value());
             self.input.next();
         }
         match k.normalised() {
@@ -102,7 +102,7 @@ impl<I: Iterator<Item = u64>> Iterator for Normalised<I> {
             Ok(k) => {
                 self.out_len = 0;
                 for v in k.values() {
-                    self.out[self.out_len] = Entry::new(key, v).0;
+                    self.out[self.out_len] = Entry::new(key, v).word();
                     self.out_len += 1;
                 }
                 self.out_pos = 1;
@@ -115,36 +115,33 @@ impl<I: Iterator<Item = u64>> Iterator for Normalised<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::entry::Value;
     use crate::store::entry::Value::*;
+
+    /// The stored word of key `k` with value `v`.
+    fn e(k: u64, v: Value) -> u64 {
+        Entry::new(crate::game::Key::new(k), v).word()
+    }
 
     #[test]
     fn merges_and_normalises() {
-        let a = [Entry::new(1, Win).0, Entry::new(3, AtLeastDraw).0];
-        let b = [
-            Entry::new(1, AtLeastDraw).0,
-            Entry::new(2, Loss).0,
-            Entry::new(3, AtMostDraw).0,
-        ];
-        let c = [Entry::new(1, Win).0];
+        let a = [e(1, Win), e(3, AtLeastDraw)];
+        let b = [e(1, AtLeastDraw), e(2, Loss), e(3, AtMostDraw)];
+        let c = [e(1, Win)];
         let merged: Vec<u64> = KMerge::new(vec![&a, &b, &c]).collect();
         assert!(merged.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(merged.len(), 6);
         let out: Result<Vec<u64>, _> = Normalised::new(merged.into_iter()).collect();
         assert_eq!(
             out.unwrap(),
-            vec![
-                Entry::new(1, Win).0,
-                Entry::new(2, Loss).0,
-                Entry::new(3, AtMostDraw).0,
-                Entry::new(3, AtLeastDraw).0
-            ]
+            vec![e(1, Win), e(2, Loss), e(3, AtMostDraw), e(3, AtLeastDraw)]
         );
     }
 
     #[test]
     fn contradiction_is_an_error() {
-        let a = [Entry::new(7, Win).0];
-        let b = [Entry::new(7, AtMostDraw).0];
+        let a = [e(7, Win)];
+        let b = [e(7, AtMostDraw)];
         let out: Vec<_> = Normalised::new(KMerge::new(vec![&a, &b])).collect();
         assert_eq!(out.len(), 1);
         assert!(matches!(&out[0], Err(RunErrorKind::BadEntries(m)) if m.contains("0x7")));

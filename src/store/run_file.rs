@@ -32,6 +32,7 @@ use super::bloom::{BloomBuilder, BloomRef, WORDS_PER_BLOCK};
 use super::entry::{Entry, Knowledge};
 use super::header::{HeaderError, RunHeader, HEADER_LEN};
 use super::resident::HugeWords;
+use crate::game::Key;
 use memmap2::{Advice, Mmap};
 use std::fmt;
 use std::fs::{self, File};
@@ -371,13 +372,14 @@ impl Run {
 
     /// Everything this run says about `key` (nothing if the Bloom filter rejects it).
     #[inline]
-    pub fn lookup(&self, key: u64) -> Knowledge {
+    pub fn lookup(&self, key: Key) -> Knowledge {
         let bloom = BloomRef::new_unchecked(
             self.bloom.as_slice(),
             self.header.bloom_blocks,
             self.header.bloom_hashes,
         );
-        if !bloom.may_contain(key) {
+        // the filter hashes raw words (see `store::bloom`)
+        if !bloom.may_contain(key.get()) {
             return Knowledge::NONE;
         }
         self.search_after_bloom(key)
@@ -387,19 +389,19 @@ impl Run {
     /// rejected key) stays short: fewer instructions per lookup let the CPU overlap more of
     /// them.
     #[inline(never)]
-    fn search_after_bloom(&self, key: u64) -> Knowledge {
+    fn search_after_bloom(&self, key: Key) -> Knowledge {
         self.search(key)
     }
 
     /// Everything this run says about `key`, skipping the Bloom filter.
     #[inline]
-    pub fn search(&self, key: u64) -> Knowledge {
-        let target = key << 2;
+    pub fn search(&self, key: Key) -> Knowledge {
+        let target = Entry::first_of(key).word();
         let entries = self.entries();
         let mut i = self.first_at_least(entries, target);
         let mut k = Knowledge::NONE;
-        while i < entries.len() && entries[i] >> 2 == key {
-            k = k.with(Entry(entries[i]).value());
+        while i < entries.len() && Entry::from_word(entries[i]).key() == key {
+            k = k.with(Entry::from_word(entries[i]).value());
             i += 1;
         }
         k
@@ -471,11 +473,12 @@ impl Run {
         if let Some(i) = (1..e.len()).find(|&i| e[i] <= e[i - 1]) {
             return Err(bad(format!("entry {i} is not above entry {}", i - 1)));
         }
-        for group in e.chunk_by(|a, b| a >> 2 == b >> 2) {
+        let key_of = |&w: &u64| Entry::from_word(w).key();
+        for group in e.chunk_by(|a, b| key_of(a) == key_of(b)) {
             let k = group
                 .iter()
-                .fold(Knowledge::NONE, |k, &x| k.with(Entry(x).value()));
-            let key = group[0] >> 2;
+                .fold(Knowledge::NONE, |k, &x| k.with(Entry::from_word(x).value()));
+            let key = key_of(&group[0]);
             match k.normalised() {
                 Err(c) => return Err(bad(format!("key {key:#x} is stored as {c}"))),
                 Ok(norm) if norm != k => {
@@ -574,7 +577,8 @@ fn write_tmp(
             ));
         }
         prev = Some(e);
-        bloom.insert(e >> 2);
+        // the filter hashes the key's raw word (see `store::bloom`)
+        bloom.insert(Entry::from_word(e).key().get());
         chunk.extend_from_slice(&e.to_le_bytes());
         n += 1;
         if chunk.len() >= 1 << 16 {
@@ -617,7 +621,7 @@ fn write_tmp(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::entry::{Value, KEY_MASK};
+    use crate::store::entry::Value;
 
     fn id(game: &str) -> Identity {
         Identity {
@@ -630,7 +634,7 @@ mod tests {
     /// A run of 10,000 entries in a fresh directory.
     fn sample(dir: &Path) -> PathBuf {
         let entries: Vec<u64> = (0..10_000u64)
-            .map(|k| Entry::new(k * 3, Value::from_code(k)).0)
+            .map(|k| Entry::new(Key::new(k * 3), Value::from_code(k)).word())
             .collect();
         let n = entries.len() as u64;
         write_run(
@@ -660,9 +664,9 @@ mod tests {
         let run = open(&path, "connect4").unwrap();
         assert_eq!(run.len(), 10_000);
         for k in 0..10_000u64 {
-            let got = run.lookup(k * 3);
+            let got = run.lookup(Key::new(k * 3));
             assert_eq!(got, Knowledge::NONE.with(Value::from_code(k)));
-            assert!(run.lookup(k * 3 + 1).is_empty());
+            assert!(run.lookup(Key::new(k * 3 + 1)).is_empty());
         }
         // no temporary file is left behind
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
@@ -688,7 +692,10 @@ mod tests {
                 };
                 keys.insert(key);
             }
-            let entries: Vec<u64> = keys.iter().map(|&k| Entry::new(k, Value::Win).0).collect();
+            let entries: Vec<u64> = keys
+                .iter()
+                .map(|&k| Entry::new(Key::new(k), Value::Win).word())
+                .collect();
             let n = entries.len() as u64;
             write_run(
                 dir.path(),
@@ -703,10 +710,11 @@ mod tests {
             for probe in (0..2000)
                 .map(|i| i * 7)
                 .chain(keys.iter().flat_map(|&k| [k - 1, k, k + 1]))
-                .chain([last + 1, KEY_MASK])
+                .chain([last + 1, Key::MAX.get()])
             {
                 let want = keys.contains(&probe);
-                assert_eq!(!run.search(probe).is_empty(), want, "key {probe}");
+                let probe_key = Key::new(probe);
+                assert_eq!(!run.search(probe_key).is_empty(), want, "key {probe}");
                 if want {
                     assert!(run.bloom().may_contain(probe));
                 }
@@ -794,7 +802,7 @@ mod tests {
     fn a_contradiction_fed_to_the_writer_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
         let items = vec![
-            Ok(Entry::new(1, Value::Win).0),
+            Ok(Entry::new(Key::new(1), Value::Win).word()),
             Err(RunErrorKind::BadEntries("conflict".into())),
         ];
         let err =
@@ -810,7 +818,7 @@ mod tests {
     fn a_flip_at_every_offset_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<u64> = (0..40u64)
-            .map(|k| Entry::new(k * 7 + 1, Value::from_code(k)).0)
+            .map(|k| Entry::new(Key::new(k * 7 + 1), Value::from_code(k)).word())
             .collect();
         write_run(
             dir.path(),

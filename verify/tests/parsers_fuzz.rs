@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use zugzwang::game::{Connect4, Cube, Game, Rules};
+use zugzwang::game::{Connect4, Cube, Game, Key, Rules};
 use zugzwang::store::entry::{Entry, Value};
 use zugzwang::store::header::{RunHeader, HEADER_LEN};
 use zugzwang::store::run_file::{write_run, Identity, Run, Verify};
@@ -51,7 +51,7 @@ fn id() -> Identity {
 fn run_bytes() -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let entries: Vec<u64> = (0..50u64)
-        .map(|k| Entry::new(k * 5 + 2, Value::from_code(k)).0)
+        .map(|k| Entry::new(Key::new(k * 5 + 2), Value::from_code(k)).word())
         .collect();
     write_run(
         dir.path(),

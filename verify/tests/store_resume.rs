@@ -10,10 +10,10 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
-use zugzwang::game::{Connect4, Game};
+use zugzwang::game::{Connect4, Game, Key};
 use zugzwang::search::{Depth, MemoryTable, Searcher};
 use zugzwang::store::check::{self, connect4_from_key};
-use zugzwang::store::entry::Knowledge;
+use zugzwang::store::entry::{Entry, Knowledge};
 use zugzwang::store::run_file::{Run, Verify};
 use zugzwang::store::{run_files, Manifest, Store, StoreConfig};
 
@@ -100,7 +100,7 @@ fn check_table(dir: &Path) {
         .map(|(_, p)| unsafe { Run::open(&p, Some(&id), Verify::Full) }.unwrap())
         .collect();
     assert!(!runs.is_empty());
-    let lookup = |key: u64| {
+    let lookup = |key: Key| {
         runs.iter()
             .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
     };
@@ -112,7 +112,7 @@ fn check_table(dir: &Path) {
     let mut direct = 0;
     for r in &runs {
         for &e in r.entries().iter().step_by(97) {
-            let key = e >> 2;
+            let key = Entry::from_word(e).key();
             let pos = connect4_from_key(W, H, key).expect("entries decode");
             if pos.max_ply() - pos.ply() <= 14 {
                 check::check_connect4_entry(W, H, key, lookup(key), &table).unwrap();

@@ -3,10 +3,8 @@
 
 use super::geometry::live_line_cells;
 use super::Cube;
-use crate::game::symmetry;
+use crate::game::{symmetry, Key};
 
-/// Keys keep 62 bits (a store entry is `key << 2 | value`).
-const KEY_MASK: u64 = (1 << 62) - 1;
 /// Default hash seed of the 4x4x4 keys (`--hash-seed` picks another).
 pub const DEFAULT_HASH_SEED: u64 = 0x005e_ed0f_c0be;
 
@@ -46,10 +44,10 @@ impl Cube {
 
     /// The hashed [`Cube::canonical`] form: what [`crate::game::Game::key`] returns.
     #[inline]
-    pub(super) fn hashed_key(&self) -> u64 {
+    pub(super) fn hashed_key(&self) -> Key {
         let c = self.canonical();
         let bytes = c.to_le_bytes();
-        xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.seed) & KEY_MASK
+        Key::from_hash_low_bits(xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.seed))
     }
 }
 
@@ -62,7 +60,7 @@ const QUBIC_FULL_GROUP_BELOW_PLY: u32 = 12;
 mod tests {
     use super::*;
     use crate::game::cube::LINES;
-    use crate::game::{Bits, Game, Rules};
+    use crate::game::{Bits, Game, Player, Rules};
     use crate::search::reference::minimax;
     use crate::util::random_play::careful_random;
     use crate::util::rng::xorshift as rng;
@@ -119,7 +117,7 @@ mod tests {
                 assert_eq!(minimax(&other), v, "{}", g.to_hex());
             }
             let n = naive_recolour(&g);
-            if n.has_line(0) || n.has_line(1) || minimax(&n) != v {
+            if n.has_line(Player::First) || n.has_line(Player::Second) || minimax(&n) != v {
                 naive_wrong += 1;
             }
         }

@@ -39,6 +39,7 @@ pub use geometry::{cell_index, LINES, LINES_THROUGH};
 pub use keys::DEFAULT_HASH_SEED;
 pub use notation::{cell_name, column_name, CubeError, MoveError};
 
+use crate::game::Player;
 use geometry::BOTTOM;
 
 /// Which 4x4x4 game.
@@ -126,12 +127,18 @@ impl Cube {
 
     /// White's stones (first player).
     pub fn white(&self) -> u64 {
-        self.stones[0]
+        self.stones_of(Player::First)
     }
 
     /// Black's stones (second player).
     pub fn black(&self) -> u64 {
-        self.stones[1]
+        self.stones_of(Player::Second)
+    }
+
+    /// The stones of side `p`.
+    #[inline]
+    pub fn stones_of(&self, p: Player) -> u64 {
+        self.stones[p.index()]
     }
 
     /// All stones.
@@ -140,16 +147,17 @@ impl Cube {
         self.stones[0] | self.stones[1]
     }
 
-    /// Index (0 White, 1 Black) of the side to move.
+    /// The side to move (White at even plies; a pass, [`crate::game::Game::null_move`], counts
+    /// as a ply).
     #[inline]
-    fn side(&self) -> usize {
-        (self.ply & 1) as usize
+    pub fn side(&self) -> Player {
+        Player::of_ply(self.ply)
     }
 
     /// Threat cells of side `p` that are still empty.
     #[inline]
-    pub fn threats_of(&self, p: usize) -> u64 {
-        self.threats[p] & !self.occupied()
+    pub fn threats_of(&self, p: Player) -> u64 {
+        self.threats[p.index()] & !self.occupied()
     }
 
     /// Playable cells for a given occupancy.

@@ -4,7 +4,7 @@
 
 use super::geometry::BOTTOM;
 use super::{Cube, Rules};
-use crate::game::Game;
+use crate::game::{Game, Player};
 use std::fmt;
 
 /// Why a position was refused. Shown to users as is (one line): names the offending token and
@@ -205,13 +205,13 @@ impl Cube {
             }
         }
         let g = Cube::from_masks_unchecked(rules, white, black, nw + nb);
-        let won = |p: usize| g.has_line(p) || (rules == Rules::SogoPoison && g.has_poison(p));
+        let won = |p: Player| g.has_line(p) || (rules == Rules::SogoPoison && g.has_poison(p));
         // the side that moved last is the one not to move: White after an odd ply
-        let last_mover = if (nw + nb) % 2 == 1 { 0 } else { 1 };
-        if finished_ok && won(last_mover) && !won(1 - last_mover) {
+        let last_mover = g.side().other();
+        if finished_ok && won(last_mover) && !won(last_mover.other()) {
             return Ok(g);
         }
-        for (p, name) in [(0, "white"), (1, "black")] {
+        for (p, name) in [(Player::First, "white"), (Player::Second, "black")] {
             if g.has_line(p) {
                 return Err(CubeError::AlreadyWon(name));
             }
@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(g.ply(), 5);
         let again = Cube::from_hex(Rules::Sogo, &g.to_hex()).unwrap();
         assert_eq!(again.stones, g.stones);
-        assert_eq!(again.threats_of(0), g.threats_of(0));
+        assert_eq!(again.threats_of(Player::First), g.threats_of(Player::First));
         let q = Cube::parse(Rules::Qubic, "a11 b23 d44").unwrap();
         assert_eq!(q.white(), 1 | 1 << 63);
         assert_eq!(q.black(), 1 << (5 + 32));
@@ -423,7 +423,7 @@ mod tests {
         let w = 0x31cd_dc22_8257_7da5u64;
         let g = Cube::from_masks(Rules::Qubic, w, !w).unwrap();
         assert_eq!(g.ply(), 64);
-        assert!(!g.has_line(0) && !g.has_line(1));
+        assert!(!g.has_line(Player::First) && !g.has_line(Player::Second));
     }
 
     /// Every refusal is one line, and a refused move names its reason as the source.

@@ -295,7 +295,7 @@ fn pair_up(free: u64, needs: &[u64], partner: &mut [u8; 16]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Cube, Game, Rules};
+    use crate::game::{Cube, Game, Player, Rules};
     use crate::search::negamax::{Depth, Options, Searcher};
     use crate::search::order::plausible_line;
     use crate::search::reference::minimax;
@@ -305,13 +305,9 @@ mod tests {
 
     /// The bound for the side to move of `g`.
     fn bound(g: &Cube, using: Strategies) -> i32 {
-        let p = (g.ply() & 1) as usize;
-        let (s, f) = if p == 0 {
-            (g.white(), g.black())
-        } else {
-            (g.black(), g.white())
-        };
-        bound_using(s, f, g.threats_of(1 - p), using)
+        let p = Player::of_ply(g.ply());
+        let (s, f) = (g.stones_of(p), g.stones_of(p.other()));
+        bound_using(s, f, g.threats_of(p.other()), using)
     }
 
     /// Every bound holds against plain minimax, and each pairing decides positions that the

@@ -2,7 +2,7 @@
 
 use super::geometry::cell_index;
 use super::Cube;
-use crate::game::Game;
+use crate::game::{Game, Player};
 
 impl Cube {
     /// The four levels side by side (level 1 = bottom on the left); `X` White, `O` Black, `*` a
@@ -23,12 +23,15 @@ impl Cube {
                     } else if self.stones[1] & m != 0 {
                         'O'
                     } else if self.rules.gravity()
-                        && (self.threats_of(0) | self.threats_of(1)) & m & !playable != 0
+                        && (self.threats_of(Player::First) | self.threats_of(Player::Second))
+                            & m
+                            & !playable
+                            != 0
                     {
                         '!'
                     } else if self.threats_of(me) & m != 0 {
                         '*'
-                    } else if self.threats_of(1 - me) & m != 0 {
+                    } else if self.threats_of(me.other()) & m != 0 {
                         '+'
                     } else {
                         '.'

@@ -6,17 +6,17 @@ use super::geometry::{
 };
 use super::pairing::follower_bound;
 use super::{Cube, Rules};
-use crate::game::{blocking_moves, Bits, Game};
+use crate::game::{blocking_moves, Bits, Game, Key, Player};
 
 impl Cube {
     /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
     /// makes a threat cell of `p` that is empty and not playable afterwards.
-    fn poison_makers(&self, p: usize) -> u64 {
+    fn poison_makers(&self, p: Player) -> u64 {
         let occ = self.occupied();
         let mut out = 0;
         for x in Bits(self.playable_for(occ)) {
             let occ2 = occ | x;
-            let t = new_threats(self.stones[p] | x, x) & !occ2;
+            let t = new_threats(self.stones_of(p) | x, x) & !occ2;
             if t & !self.playable_for(occ2) != 0 {
                 out |= x;
             }
@@ -26,21 +26,21 @@ impl Cube {
 
     /// Whether side `p` has a poison on the board, by scanning all lines (independent of the
     /// incremental threats; used by the win test and input checks).
-    pub fn has_poison(&self, p: usize) -> bool {
+    pub fn has_poison(&self, p: Player) -> bool {
         if !self.rules.gravity() {
             return false;
         }
         let occ = self.occupied();
         let playable = self.playable_for(occ);
         LINES.iter().any(|&l| {
-            let s = l & self.stones[p];
+            let s = l & self.stones_of(p);
             let e = l ^ s;
             s.count_ones() == 3 && e & occ == 0 && e & playable == 0
         })
     }
 
     /// The poison cells of side `p` (empty threat cells that cannot be played yet), for display.
-    pub fn poisons_of(&self, p: usize) -> u64 {
+    pub fn poisons_of(&self, p: Player) -> u64 {
         if !self.rules.gravity() {
             return 0;
         }
@@ -48,13 +48,13 @@ impl Cube {
     }
 
     /// Whether side `p` has four in a line (full scan).
-    pub fn has_line(&self, p: usize) -> bool {
-        any_line_within(self.stones[p])
+    pub fn has_line(&self, p: Player) -> bool {
+        any_line_within(self.stones_of(p))
     }
 
-    /// Whether the side to move could still complete a line (has a line without enemy stones).
-    fn has_live_line(&self, p: usize) -> bool {
-        any_line_within(!self.stones[1 - p])
+    /// Whether side `p` could still complete a line (has a line without enemy stones).
+    fn has_live_line(&self, p: Player) -> bool {
+        any_line_within(!self.stones_of(p.other()))
     }
 }
 
@@ -80,7 +80,7 @@ impl Game for Cube {
     #[inline]
     fn winning_moves(&self) -> u64 {
         let p = self.side();
-        let lines = self.playable() & self.threats[p];
+        let lines = self.playable() & self.threats[p.index()];
         if self.rules == Rules::SogoPoison {
             lines | self.poison_makers(p)
         } else {
@@ -90,7 +90,7 @@ impl Game for Cube {
 
     #[inline]
     fn non_losing_moves(&self) -> u64 {
-        let opp = 1 - self.side();
+        let opp = self.side().other();
         let opp_threats = self.threats_of(opp);
         let mut moves = blocking_moves(self.playable(), opp_threats);
         if self.rules.gravity() {
@@ -119,7 +119,7 @@ impl Game for Cube {
     /// listed; the forcing-win search then just does not try them.)
     fn forcing_candidates(&self) -> u64 {
         let p = self.side();
-        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let (own, opp) = (self.stones_of(p), self.stones_of(p.other()));
         let mut out = pair_cells(own, opp) & !own;
         if self.rules.gravity() {
             out |= self.threats_of(p) >> 16;
@@ -129,7 +129,7 @@ impl Game for Cube {
 
     #[inline]
     fn play(&mut self, mv: u64) {
-        let p = self.side();
+        let p = self.side().index();
         self.stones[p] |= mv;
         self.threats[p] |= new_threats(self.stones[p], mv);
         self.ply += 1;
@@ -139,7 +139,7 @@ impl Game for Cube {
         if self.ply == 0 {
             return false;
         }
-        let p = 1 - self.side();
+        let p = self.side().other();
         self.has_line(p) || (self.rules == Rules::SogoPoison && self.has_poison(p))
     }
 
@@ -175,7 +175,7 @@ impl Game for Cube {
     }
 
     #[inline]
-    fn key(&self) -> u64 {
+    fn key(&self) -> Key {
         self.hashed_key()
     }
 
@@ -186,7 +186,7 @@ impl Game for Cube {
         // more, most if it can be played at once (the opponent is then forced), spoiling an enemy
         // two-stone line a little more, and two threats at once most of all.
         let p = self.side();
-        let (own, opp) = (self.stones[p], self.stones[1 - p]);
+        let (own, opp) = (self.stones_of(p), self.stones_of(p.other()));
         let occ = self.occupied() | mv;
         let playable_after = self.playable_for(occ);
         let mut score = 0;
@@ -237,16 +237,16 @@ impl Game for Cube {
         if !self.has_live_line(p) {
             hi = 0;
         }
-        if !self.has_live_line(1 - p) {
+        if !self.has_live_line(p.other()) {
             lo = 0;
         }
         // The opponent's pairing strategies (claimeven, baseinverse, blocked columns: see
         // `pairing`) may prove that the side to move cannot win, or loses. Plain Sogo only.
         if hi > 0 && self.rules == Rules::Sogo {
-            let f = 1 - p;
+            let f = p.other();
             hi = hi.min(follower_bound(
-                self.stones[p],
-                self.stones[f],
+                self.stones_of(p),
+                self.stones_of(f),
                 self.threats_of(f),
             ));
         }
@@ -311,10 +311,10 @@ mod tests {
                 let mut g = Cube::new(rules);
                 while g.ply() < 64 && !g.last_mover_won() {
                     let occ = g.occupied();
-                    for p in 0..2 {
+                    for p in Player::BOTH {
                         let scan = LINES
                             .iter()
-                            .filter(|&&l| (l & g.stones[p]).count_ones() == 3 && l & !occ != 0)
+                            .filter(|&&l| (l & g.stones_of(p)).count_ones() == 3 && l & !occ != 0)
                             .fold(0, |t, &l| t | (l & !occ));
                         assert_eq!(g.threats_of(p), scan, "{rules:?} {}", g.to_hex());
                     }
@@ -332,7 +332,7 @@ mod tests {
     /// Seed 003's move score written with plain counts (the form `move_score` replaced).
     fn counted_move_score(g: &Cube, mv: u64) -> i32 {
         let p = g.side();
-        let (own, opp) = (g.stones[p], g.stones[1 - p]);
+        let (own, opp) = (g.stones_of(p), g.stones_of(p.other()));
         let occ = g.occupied() | mv;
         let (mut score, mut threats_made) = (0, 0);
         for &l in LINES.iter().filter(|&&l| l & mv != 0) {

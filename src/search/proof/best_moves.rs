@@ -2,7 +2,7 @@
 //! best moves against plain minimax.
 
 use super::ProofSearch;
-use crate::game::{Bits, Game};
+use crate::game::{Bits, Game, Player};
 use crate::search::negamax::Stopped;
 use crate::search::order::MoveList;
 
@@ -22,7 +22,7 @@ impl ProofSearch<'_> {
         value: i32,
         first_only: bool,
     ) -> Result<Vec<u64>, Stopped> {
-        let me = g.ply() & 1;
+        let me = Player::of_ply(g.ply());
         // nothing to search: an immediate win, or a loss (every move is as good)
         let without_search: Option<Vec<u64>> = if value > 0 && g.winning_moves() != 0 {
             Some(Bits(g.winning_moves()).collect())
@@ -45,9 +45,9 @@ impl ProofSearch<'_> {
         let candidates = list.as_slice();
         // a win is kept by a move after which I still win; a draw by one after which the
         // opponent does not win
-        let attacker = if value > 0 { me } else { me ^ 1 };
+        let attacker = if value > 0 { me } else { me.other() };
         let keeps_if = value > 0;
-        let questions: Vec<(G, u32)> = candidates
+        let questions: Vec<(G, Player)> = candidates
             .iter()
             .map(|&mv| {
                 let mut child = *g;
@@ -185,7 +185,7 @@ mod tests {
             let mut after = g;
             after.play(best[0]);
             let table = ProofTable::new(1 << 26);
-            assert!(searcher(&table).side_wins(&after, 0).unwrap());
+            assert!(searcher(&table).side_wins(&after, Player::First).unwrap());
         }
     }
 

@@ -48,7 +48,7 @@ impl ProofSearch<'_> {
         let slot = (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CHILD_CACHE_BITS)) as usize;
         let cache = &mut self.child_cache;
         let (attacker, len) = (cache.meta[slot] >> 32, cache.meta[slot] as u32);
-        if cache.ids[slot] == id && attacker == self.attacker as u64 && len > 0 {
+        if cache.ids[slot] == id && attacker == self.attacker.index() as u64 && len > 0 {
             let lists = &cache.lists[slot * 128..slot * 128 + 128];
             let mut moves = [0u64; 64];
             let mut tags = [0u64; 64];
@@ -74,7 +74,7 @@ impl ProofSearch<'_> {
         }
         let cache = &mut self.child_cache;
         cache.ids[slot] = id;
-        cache.meta[slot] = (self.attacker as u64) << 32 | (n_kept as u64 + 1);
+        cache.meta[slot] = (self.attacker.index() as u64) << 32 | (n_kept as u64 + 1);
         cache.lists[slot * 128..slot * 128 + 64].copy_from_slice(&kept);
         cache.lists[slot * 128 + 64..slot * 128 + 128].copy_from_slice(&tags);
         (kept, tags, n_kept)

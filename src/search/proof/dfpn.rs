@@ -3,7 +3,7 @@
 use super::parallel::busy_slot;
 use super::{ChildCache, Halt, ProofSearch, ProofTable, Question, FAILS, INFINITE, SUCCEEDS};
 use super::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
-use crate::game::{Bits, Game};
+use crate::game::{Bits, Game, Player};
 use crate::search::negamax::{Searcher, Stopped};
 use crate::search::vcf::ForcingSearch;
 use crate::search::MemoryTable;
@@ -24,7 +24,7 @@ impl<'t> ProofSearch<'t> {
             endgame_nodes: 0,
             split_choices: 0,
             first_question: None,
-            attacker: 0,
+            attacker: Player::First,
             node_limit: u64::MAX,
             order_bias: DEFAULT_ORDER_BIAS,
             stop: None,
@@ -103,9 +103,8 @@ impl<'t> ProofSearch<'t> {
         self
     }
 
-    /// Whether the player of parity `attacker` (0: first player, 1: second) wins from `g`
-    /// against every defence.
-    pub fn side_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Stopped> {
+    /// Whether `attacker` wins from `g` against every defence.
+    pub fn side_wins<G: Game>(&mut self, g: &G, attacker: Player) -> Result<bool, Stopped> {
         self.node_limit = u64::MAX;
         self.attacker_wins(g, attacker).map_err(|_| Stopped)
     }
@@ -118,19 +117,20 @@ impl<'t> ProofSearch<'t> {
         if g.ply() < g.max_ply() && g.winning_moves() != 0 {
             return Ok(1);
         }
-        let me = g.ply() & 1;
+        let me = Player::of_ply(g.ply());
         let mut answers = [None, None];
         if let Some(first) = self.first_question {
             let q = usize::from(first == Question::OpponentWins);
             self.node_limit = u64::MAX;
-            match self.attacker_wins(g, me ^ q as u32) {
+            let attacker = if q == 0 { me } else { me.other() };
+            match self.attacker_wins(g, attacker) {
                 Ok(true) => return Ok(if q == 0 { 1 } else { -1 }),
                 Ok(false) => answers[q] = Some(false),
                 Err(_) => return Err(Stopped),
             }
         }
         // a win of either side settles the value
-        self.settle_in_turns(&[(*g, me), (*g, me ^ 1)], &mut answers, |wins| wins)?;
+        self.settle_in_turns(&[(*g, me), (*g, me.other())], &mut answers, |wins| wins)?;
         Ok(match answers {
             [Some(true), _] => 1,
             [_, Some(true)] => -1,
@@ -138,15 +138,14 @@ impl<'t> ProofSearch<'t> {
         })
     }
 
-    /// Settles the open `answers` to the questions "does the player of parity `attacker` win
-    /// from `position`?" in turns with doubling node budgets, until all are settled or
+    /// Settles the open `answers` to the questions "does `attacker` win from `position`?" in turns with doubling node budgets, until all are settled or
     /// `enough` says of the answer just found that the others are not needed. Each question
     /// then costs about what settling it costs, and no hard question is searched to the end
     /// while an easy one that would have been enough waits ([`ProofSearch::value`]'s two
     /// questions; [`ProofSearch::best_moves`]' candidates).
     pub(super) fn settle_in_turns<G: Game>(
         &mut self,
-        questions: &[(G, u32)],
+        questions: &[(G, Player)],
         answers: &mut [Option<bool>],
         mut enough: impl FnMut(bool) -> bool,
     ) -> Result<(), Stopped> {
@@ -173,8 +172,8 @@ impl<'t> ProofSearch<'t> {
         Ok(())
     }
 
-    fn attacker_wins<G: Game>(&mut self, g: &G, attacker: u32) -> Result<bool, Halt> {
-        self.attacker = attacker & 1;
+    fn attacker_wins<G: Game>(&mut self, g: &G, attacker: Player) -> Result<bool, Halt> {
+        self.attacker = attacker;
         if self.threads > 1 && self.shared.is_none() {
             self.attacker_wins_in_parallel(g)
         } else {
@@ -184,7 +183,7 @@ impl<'t> ProofSearch<'t> {
 
     /// The question of [`ProofSearch::attacker_wins`] in this thread, until it is settled.
     pub(super) fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
-        let attacker_to_move = g.ply() & 1 == self.attacker;
+        let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
         loop {
             let (phi, delta) = match self.table.probe(tag) {
@@ -205,7 +204,9 @@ impl<'t> ProofSearch<'t> {
 
     #[inline]
     pub(super) fn tag<G: Game>(&self, g: &G) -> u64 {
-        g.key() | (self.attacker as u64) << 62 | 1 << 63
+        // the proof table's tag packs the 62-bit key with the attacker's colour in bit 62 and a
+        // set bit 63 (no empty slot validates): the one place its raw word is needed
+        g.key().get() | (self.attacker.index() as u64) << 62 | 1 << 63
     }
 
     /// Settles `g` if a cheap proof exists, else gives its first numbers: phi 1 and delta the
@@ -219,7 +220,7 @@ impl<'t> ProofSearch<'t> {
         no_forcing_win: bool,
         with_zone: bool,
     ) -> Result<(u32, u32), Halt> {
-        let attacker_to_move = g.ply() & 1 == self.attacker;
+        let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         // what the side to move gets from a game that ends without a winner
         let no_winner = if attacker_to_move { FAILS } else { SUCCEEDS };
         if g.ply() >= g.max_ply() {
@@ -370,7 +371,7 @@ impl<'t> ProofSearch<'t> {
         // passes (a complete search, not a budget cut): then none of the defender's moves gives
         // him one where stones never change what is playable (see `Game::defence_is_monotone`),
         // and the children are spared their forcing-win searches.
-        let no_forcing_win = g.ply() & 1 != self.attacker
+        let no_forcing_win = Player::of_ply(g.ply()) != self.attacker
             && g.defence_is_monotone()
             && g.null_move()
                 .is_some_and(|passed| !self.forcing.wins(&passed) && self.forcing.complete);
@@ -382,7 +383,9 @@ impl<'t> ProofSearch<'t> {
         // The attacker to move, and zones are deferred: his children's threat zones (a
         // forcing-win search each) are found only when a child is about to be searched; until
         // then a child counts as `guess` defences (see `with_zone_guess`).
-        let defer_zones = self.zone_guess.filter(|_| g.ply() & 1 == self.attacker);
+        let defer_zones = self
+            .zone_guess
+            .filter(|_| Player::of_ply(g.ply()) == self.attacker);
         let mut pending: u64 = 0;
         for i in 0..n_kept {
             let n = match self.table.probe(tags[i]) {
@@ -409,7 +412,8 @@ impl<'t> ProofSearch<'t> {
             numbers[i] = n;
         }
         // in a parallel search, the defender's moves are shared out among the threads
-        let avoid_busy = self.shared.is_some() && g.ply() & 1 != self.attacker && n_kept > 1;
+        let avoid_busy =
+            self.shared.is_some() && Player::of_ply(g.ply()) != self.attacker && n_kept > 1;
         // the children's numbers are fresh until a child is searched; from then on a
         // transposition (or another thread) may have changed any of them
         let mut reprobe = false;

@@ -44,6 +44,7 @@ pub use tuning::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMP
 
 use super::vcf::ForcingSearch;
 use super::MemoryTable;
+use crate::game::Player;
 use children::ChildCache;
 use parallel::Shared;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -95,8 +96,8 @@ pub struct ProofSearch<'t> {
     pub split_choices: u64,
     /// A question [`ProofSearch::value`] settles completely before the other, if set.
     first_question: Option<Question>,
-    /// Parity of the attacker's plies (0: the first player attacks).
-    attacker: u32,
+    /// The side whose win the current question asks about.
+    attacker: Player,
     node_limit: u64,
     /// `k` of the order bias (see [`DEFAULT_ORDER_BIAS`]).
     order_bias: u64,

@@ -2,17 +2,19 @@
 //! independent search solves.
 
 use super::super::entry::Knowledge;
-use crate::game::{Connect4, Game};
+use crate::game::{Connect4, Game, Key};
 use crate::search::{Depth, MemoryTable, Searcher, Table};
 use std::collections::HashMap;
 
 /// The Connect Four position whose raw key (`current + mask + bottom`) is `key`, reached by some
 /// legal move order; `None` if `key` is not such a code, if the position is already won, or if
 /// the board is too large for exact keys (`width * (height + 1) > 62`).
-pub fn connect4_from_key(width: u32, height: u32, key: u64) -> Option<Connect4> {
+pub fn connect4_from_key(width: u32, height: u32, key: Key) -> Option<Connect4> {
     if width * (height + 1) > 62 || Connect4::new(width, height).is_err() {
         return None;
     }
+    // an exact key is the board's column code: decoded from its raw word
+    let key = key.get();
     let h1 = height + 1;
     let mut heights = Vec::with_capacity(width as usize);
     let mut current = Vec::with_capacity(width as usize); // per column: side-to-move stones
@@ -83,7 +85,7 @@ pub fn connect4_from_key(width: u32, height: u32, key: u64) -> Option<Connect4> 
 pub fn check_connect4_entry(
     width: u32,
     height: u32,
-    key: u64,
+    key: Key,
     k: Knowledge,
     table: &MemoryTable,
 ) -> Result<(), String> {
@@ -140,11 +142,11 @@ mod tests {
                 }
                 let mv = moves[(seed >> 33) as usize % moves.len()];
                 pos.play(mv);
-                let back = connect4_from_key(7, 6, pos.raw_key()).expect("decodes");
+                let back = connect4_from_key(7, 6, Key::new(pos.raw_key())).expect("decodes");
                 assert_eq!(back.raw_key(), pos.raw_key());
                 assert_eq!(back.ply(), pos.ply());
             }
         }
-        assert!(connect4_from_key(7, 6, 0).is_none());
+        assert!(connect4_from_key(7, 6, Key::new(0)).is_none());
     }
 }

@@ -18,7 +18,7 @@ mod connect4;
 pub use connect4::{check_connect4_entry, connect4_from_key};
 
 use super::entry::{Knowledge, Value};
-use crate::game::{Bits, Game};
+use crate::game::{Bits, Game, Key};
 use crate::search::{MemoryTable, Searcher};
 use std::collections::HashSet;
 
@@ -52,7 +52,7 @@ impl CheckReport {
 
 /// One checker: the search it uses for children without entries.
 struct Judge<'a> {
-    lookup: &'a dyn Fn(u64) -> Knowledge,
+    lookup: &'a dyn Fn(Key) -> Knowledge,
     table: MemoryTable,
 }
 
@@ -142,7 +142,7 @@ impl Judge<'_> {
 /// `search_mem` is the byte budget of the independent search used where children have no entry.
 pub fn walk<G: Game>(
     start: &G,
-    lookup: &dyn Fn(u64) -> Knowledge,
+    lookup: &dyn Fn(Key) -> Knowledge,
     search_mem: usize,
     max_positions: u64,
 ) -> CheckReport {

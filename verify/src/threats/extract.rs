@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 use std::fmt;
-use zugzwang::game::{Connect4, Game};
+use zugzwang::game::{Connect4, Game, Player};
 
 /// The two players in the note's terms: White (`W`, the first player, `X` in move strings) and
 /// Black (`B`).
@@ -20,6 +20,13 @@ pub enum Colour {
 }
 
 impl Colour {
+    /// The library's side of this colour (White moves first).
+    pub fn player(self) -> Player {
+        match self {
+            Colour::White => Player::First,
+            Colour::Black => Player::Second,
+        }
+    }
     /// The other colour.
     pub fn other(self) -> Colour {
         match self {
@@ -122,7 +129,7 @@ pub fn threats(pos: &Connect4) -> Vec<(Threat, bool)> {
         for r in 0..pos.height() {
             let cell = pos.cell(c, r);
             for colour in [Colour::White, Colour::Black] {
-                if pos.threats_of(colour == Colour::White) & cell != 0 {
+                if pos.threats_of(colour.player()) & cell != 0 {
                     out.push((Threat::new(c as u8, r as u8, colour), playable & cell != 0));
                 }
             }
@@ -135,7 +142,7 @@ pub fn threats(pos: &Connect4) -> Vec<(Threat, bool)> {
 /// either colour is playable now (for a threat at row r, the cell below is still empty; a threat
 /// on the bottom row is always playable) — and the game is not over.
 pub fn satisfies_v(pos: &Connect4) -> bool {
-    let all = pos.threats_of(true) | pos.threats_of(false);
+    let all = pos.threats_of(Player::First) | pos.threats_of(Player::Second);
     !pos.is_over() && all & pos.playable() == 0
 }
 
