@@ -16,7 +16,7 @@ use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 use zugzwang::game::Connect4;
-use zugzwang::search::{Depth, MemoryTable, Options, Searcher, Table};
+use zugzwang::search::{Depth, MemoryTable, Options, Table, Unstoppable};
 use zugzwang::solver::{BestMoves, Control, GameSpec, Question, Solver, SolverConfig};
 
 /// (set, positions measured, reference mean nodes, reference mean CPU µs) — the figures of
@@ -55,10 +55,10 @@ fn run_baseline(set: &[(String, i32)], table: &MemoryTable, options: Options) ->
         let pos = Connect4::from_moves(7, 6, moves).expect("valid test line");
         table.clear();
         let start = Instant::now();
-        let mut s = Searcher::new(table).with_options(options);
-        let score = s.solve(&pos, Depth::Strong).expect("not stopped");
+        let mut s = Unstoppable::new(table, options);
+        let score = s.solve(&pos, Depth::Strong);
         micros += start.elapsed().as_micros();
-        nodes += s.nodes;
+        nodes += s.nodes();
         assert_eq!(score, *expected, "wrong score for {moves}");
     }
     let n = set.len() as f64;

@@ -12,7 +12,7 @@ pub mod transposition;
 pub mod vcf;
 
 pub use memory_table::MemoryTable;
-pub use negamax::{Depth, Options, Probe, Searcher, Stopped};
+pub use negamax::{Depth, Options, Probe, Searcher, Stopped, Unstoppable};
 pub use parallel::ParallelSolver;
 pub use proof::{ProofSearch, ProofTable};
 pub use transposition::{Bounds, Table};

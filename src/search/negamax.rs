@@ -395,6 +395,41 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
     }
 }
 
+/// A searcher nobody can stop: it is made without a stop flag and offers no way to add one, so
+/// its searches always finish and return plain values (checks and benchmarks that must run to
+/// the end use it instead of unwrapping a [`Stopped`] that cannot happen).
+pub struct Unstoppable<'t, T: Table + ?Sized>(Searcher<'t, T>);
+
+impl<'t, T: Table + ?Sized> Unstoppable<'t, T> {
+    /// A searcher on `table` with `options`, without stop flags.
+    pub fn new(table: &'t T, options: Options) -> Self {
+        Unstoppable(Searcher::new(table).with_options(options))
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+
+    /// [`Searcher::negamax`], which only a stop flag can interrupt.
+    pub fn negamax<G: Game>(&mut self, g: &G, alpha: i32, beta: i32) -> i32 {
+        finished(self.0.negamax(g, alpha, beta))
+    }
+
+    /// [`Searcher::solve`], which only a stop flag can interrupt.
+    pub fn solve<G: Game>(&mut self, g: &G, depth: Depth) -> i32 {
+        finished(self.0.solve(g, depth))
+    }
+}
+
+/// The result of a search without stop flags: [`Stopped`] comes only from a raised flag.
+fn finished<R>(r: Result<R, Stopped>) -> R {
+    match r {
+        Ok(v) => v,
+        Err(Stopped) => unreachable!("a search without a stop flag was stopped"),
+    }
+}
+
 /// The score driver shared by the one-thread and the parallel solver: asks `probe(test)` (a
 /// null-window search of `(test, test + 1)` with negamax's fail-soft contract) until the score is
 /// pinned down. Handles the positions negamax does not take: an immediate win, a full board.

@@ -3,7 +3,7 @@
 
 use super::super::entry::Knowledge;
 use crate::game::{Connect4, Game, Key};
-use crate::search::{Depth, MemoryTable, Searcher, Table};
+use crate::search::{Depth, MemoryTable, Options, Table, Unstoppable};
 use std::collections::HashMap;
 
 /// The Connect Four position whose raw key (`current + mask + bottom`) is `key`, reached by some
@@ -103,9 +103,8 @@ pub fn check_connect4_entry(
         0
     } else {
         table.clear();
-        Searcher::new(table)
+        Unstoppable::new(table, Options::default())
             .solve(&pos, Depth::Weak)
-            .expect("no stop flag")
             .signum()
     };
     let (lo, hi) = k.sign_bounds();

@@ -19,7 +19,7 @@ pub use connect4::{check_connect4_entry, connect4_from_key};
 
 use super::entry::{Knowledge, Value};
 use crate::game::{Bits, Game, Key};
-use crate::search::{MemoryTable, Searcher};
+use crate::search::{MemoryTable, Options, Unstoppable};
 use std::collections::HashSet;
 
 /// What a check found.
@@ -78,11 +78,11 @@ impl Judge<'_> {
             let v = c.win_now_score();
             return if at_most { v <= t } else { v >= t };
         }
-        let mut s = Searcher::new(&self.table);
+        let mut s = Unstoppable::new(&self.table, Options::default());
         if at_most {
-            s.negamax(c, t, t + 1).expect("no stop flag") <= t
+            s.negamax(c, t, t + 1) <= t
         } else {
-            s.negamax(c, t - 1, t).expect("no stop flag") >= t
+            s.negamax(c, t - 1, t) >= t
         }
     }
 
