@@ -2,6 +2,7 @@
 //! as the web API), and the solve record.
 
 use super::common::{save_record, CliError};
+use zugzwang::game::Player;
 use zugzwang::search::Probe;
 use zugzwang::solver::{GameSpec, Solution};
 
@@ -12,10 +13,9 @@ pub fn print(s: &Solution, json: bool) {
         return;
     }
     print!("{}", s.board);
-    let side = if s.ply % 2 == 0 {
-        "X (first player)"
-    } else {
-        "O (second player)"
+    let side = match Player::of_ply(s.ply) {
+        Player::First => "X (first player)",
+        Player::Second => "O (second player)",
     };
     println!("game:       {} {}", s.game, s.size);
     println!("to move:    {side}");

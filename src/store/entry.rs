@@ -1,7 +1,9 @@
 //! One stored fact about one position, packed in a `u64`: `key << 2 | value`.
 //!
-//! The key is the game's 62-bit position key ([`crate::game::Game::key`]): exact for Connect Four
-//! boards that fit 62 bits, a truncated xxh3 hash of the canonical position otherwise. The value is
+//! The key is the game's 62-bit position key ([`Key`], from [`crate::game::Game::key`]): exact for
+//! Connect Four boards that fit 62 bits, a truncated xxh3 hash of the canonical position
+//! otherwise. Its type keeps it below 2^62, so the shift never loses a bit; [`Entry`] is the one
+//! place that packs a key with a value or reads one back out of a stored word. The value is
 //! two bits of *proven* knowledge about the score for the side to move:
 //!
 //! | code | [`Value`]             | meaning (score `v` for the side to move) |
