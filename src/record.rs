@@ -61,7 +61,19 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             RecordError::NotARecord(p, e) => {
-                write!(f, "{} is not a solve record: {e}", p.display())
+                // serde quotes the offending text, which may hold a newline: keep one line
+                let why: String = e
+                    .to_string()
+                    .chars()
+                    .flat_map(|c| {
+                        let escaped = c.is_control().then(|| c.escape_default());
+                        escaped
+                            .into_iter()
+                            .flatten()
+                            .chain((!c.is_control()).then_some(c))
+                    })
+                    .collect();
+                write!(f, "{} is not a solve record: {why}", p.display())
             }
         }
     }
@@ -390,6 +402,16 @@ mod tests {
             ..sample()
         };
         assert!(markdown_table(&[dirty]).contains("| 01234567-dirty |"));
+    }
+
+    #[test]
+    fn a_bad_field_quoting_a_newline_is_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v = serde_json::to_value(sample()).unwrap();
+        v["mode"] = serde_json::Value::String("\n".into());
+        std::fs::write(dir.path().join("r.json"), v.to_string()).unwrap();
+        let err = load_dir(dir.path()).unwrap_err().to_string();
+        assert!(!err.contains('\n') && err.contains("\\n"), "{err}");
     }
 
     #[test]
