@@ -91,6 +91,15 @@ fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
         solver = solver.with_table(dir, position)?;
     }
     let control = Arc::new(Control::new());
+    // Ctrl-C stops the search like a time limit: the position store keeps what was proved and
+    // the answer is "not decided" (exit status 3); a second Ctrl-C ends the process at once.
+    let on_interrupt = control.clone();
+    let _ = ctrlc::set_handler(move || {
+        if on_interrupt.stopped().is_some() {
+            std::process::exit(130);
+        }
+        on_interrupt.cancel();
+    });
     let cpu0 = zugzwang::record::process_cpu_seconds();
     let solved = {
         let label = match question {

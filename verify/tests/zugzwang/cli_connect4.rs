@@ -211,3 +211,39 @@ fn record_is_written() {
     assert_eq!(rec.value, "draw");
     assert!(rec.nodes > 0);
 }
+
+#[test]
+fn ctrl_c_stops_keeps_the_table_and_says_not_decided() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t");
+    let child = Command::new(env!("CARGO_BIN_EXE_zugzwang"))
+        .args(["solve", "connect4", "--mem", "64M", "--table"])
+        .arg(&table)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // the empty 7x6 board takes minutes: interrupt it once it has proved something
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("cancelled"), "{err}");
+    let runs = std::fs::read_dir(&table)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().ends_with(".zzr")
+        })
+        .count();
+    assert!(runs > 0, "the proved results were written");
+    // every run whole and checksummed (`table check` would also re-solve every entry: a minute)
+    let stats = zugzwang(&["table", "stats", table.to_str().unwrap()]);
+    assert!(stats.status.success(), "{}", stderr_of(&stats));
+    assert!(String::from_utf8_lossy(&stats.stdout).contains("(0 bad)"));
+}
