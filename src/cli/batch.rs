@@ -56,7 +56,8 @@ pub fn run(game: GameSpec, opts: &SolveOptions, file: &str) -> Result<i32, CliEr
         let (position, expected) = match tokens.split_last() {
             Some((last, rest)) if !rest.is_empty() => match last.parse::<i32>() {
                 Ok(e) => (rest.join(" "), Some(e)),
-                Err(_) if rest.len() == 1 && game.name() == "connect4" => {
+                // a Connect Four line is one token of digits: a second token must be the score
+                Err(_) if rest.len() == 1 && matches!(game, GameSpec::Connect4 { .. }) => {
                     return Err(CliError::BadInput(format!(
                         "{file} line {}: expected score '{last}' is not an integer",
                         lineno + 1

@@ -52,10 +52,38 @@ impl std::error::Error for ThreadsError {
     }
 }
 
-/// A parallel solver: `threads` searchers on one table.
+/// Builds the thread pool of a [`ParallelSolver`] (0 threads = one per core). Building one costs
+/// far more than a small search: callers that solve many positions build it once and pass it to
+/// [`ParallelSolver::on_pool`].
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ThreadsError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| ThreadsError { threads, source })
+}
+
+/// The pool a solver runs on: its own, or one its caller keeps between solves.
+enum Pool<'t> {
+    Owned(rayon::ThreadPool),
+    Borrowed(&'t rayon::ThreadPool),
+}
+
+impl std::ops::Deref for Pool<'_> {
+    type Target = rayon::ThreadPool;
+    fn deref(&self) -> &rayon::ThreadPool {
+        match self {
+            Pool::Owned(p) => p,
+            Pool::Borrowed(p) => p,
+        }
+    }
+}
+
+/// A parallel solver: `threads` searchers on one table. With one thread it searches on the
+/// caller's thread (handing each probe to a pool thread costs microseconds, as much as a whole
+/// search of an easy position).
 pub struct ParallelSolver<'t, T: Table> {
     table: &'t T,
-    pool: rayon::ThreadPool,
+    pool: Pool<'t>,
     threads: usize,
     options: Options,
     progress: Option<&'t AtomicU64>,
@@ -68,12 +96,17 @@ pub struct ParallelSolver<'t, T: Table> {
 impl<'t, T: Table> ParallelSolver<'t, T> {
     /// A solver with `threads` threads (0 = one per core) on `table`.
     pub fn new(table: &'t T, threads: usize) -> Result<Self, ThreadsError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|source| ThreadsError { threads, source })?;
+        Ok(Self::with_pool(table, Pool::Owned(thread_pool(threads)?)))
+    }
+
+    /// A solver on `table` using `pool`'s threads (see [`thread_pool`]).
+    pub fn on_pool(table: &'t T, pool: &'t rayon::ThreadPool) -> Self {
+        Self::with_pool(table, Pool::Borrowed(pool))
+    }
+
+    fn with_pool(table: &'t T, pool: Pool<'t>) -> Self {
         let threads = pool.current_num_threads();
-        Ok(ParallelSolver {
+        ParallelSolver {
             table,
             pool,
             threads,
@@ -81,7 +114,7 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
             progress: None,
             abort: None,
             forcing: None,
-        })
+        }
     }
 
     /// Search threads actually running.
@@ -140,6 +173,12 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
     /// One null-window probe on every thread; the first answer wins.
     fn probe<G: Game>(&self, g: &G, test: i32, nodes: &AtomicU64) -> Result<i32, Stopped> {
         let stop = AtomicBool::new(false);
+        if self.threads == 1 {
+            let mut s = self.searcher(&stop, 0);
+            let r = s.negamax(g, test, test + 1);
+            nodes.fetch_add(s.nodes, Ordering::Relaxed);
+            return r;
+        }
         let answer = Mutex::new(None);
         self.pool.scope(|scope| {
             for helper in 0..self.threads {
@@ -199,7 +238,7 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         };
         let best_moves = if best_limit == 0 {
             Vec::new()
-        } else if best_limit >= moves.len() {
+        } else if best_limit >= moves.len() && self.threads > 1 {
             let checked: Vec<Result<bool, Stopped>> = self
                 .pool
                 .install(|| moves.par_iter().map(|&mv| achieves(mv)).collect());
@@ -253,5 +292,36 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
             nodes: nodes.into_inner(),
             probes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Connect4;
+    use crate::search::MemoryTable;
+    use crate::util::random_play::careful_positions;
+
+    /// The module's promise: one thread is exactly the one-thread searcher, node for node.
+    #[test]
+    fn one_thread_is_the_plain_searcher() {
+        let start = Connect4::new(6, 5).unwrap();
+        for g in careful_positions(start, 16, 20, 11) {
+            let (a, b) = (
+                MemoryTable::with_bytes(1 << 20),
+                MemoryTable::with_bytes(1 << 20),
+            );
+            let solved = ParallelSolver::new(&a, 1)
+                .unwrap()
+                .solve(&g, Depth::Strong, usize::MAX)
+                .unwrap();
+            let mut s = Searcher::new(&b);
+            let score = s.solve(&g, Depth::Strong).unwrap();
+            let best: Vec<u64> = Bits(g.playable())
+                .filter(|&mv| s.achieves(&g, mv, score).unwrap())
+                .collect();
+            assert_eq!((solved.score, &solved.best_moves), (score, &best));
+            assert_eq!(solved.nodes, s.nodes);
+        }
     }
 }

@@ -6,7 +6,6 @@ use super::config::{BestMoves, Engine, Mode, SolverConfig};
 use super::control::Control;
 use super::games::{game_over_score, Solvable};
 use crate::game::Bits;
-use crate::search::parallel::ThreadsError;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
@@ -20,20 +19,6 @@ pub(crate) struct Found {
     pub probes: Vec<Probe>,
     /// Analysis: every legal move with the mover's score.
     pub move_scores: Option<Vec<(u64, i32)>>,
-}
-
-/// Why a search gave no answer.
-pub(crate) enum Halt {
-    /// The caller's stop flag.
-    Stopped,
-    /// The search threads could not be started.
-    Threads(ThreadsError),
-}
-
-impl From<Stopped> for Halt {
-    fn from(_: Stopped) -> Self {
-        Halt::Stopped
-    }
 }
 
 /// The tables of the proof-number engine: its own, and its alpha-beta endgames'.
@@ -106,12 +91,13 @@ fn analyze_with<G: Solvable>(
 pub(crate) fn alphabeta<G: Solvable, T: Table>(
     g: &G,
     table: &T,
+    caps_allowed: bool,
+    pool: &rayon::ThreadPool,
     cfg: &SolverConfig,
     control: &Control,
     analyze: bool,
-) -> Result<Found, Halt> {
-    let mut solver = ParallelSolver::new(table, cfg.threads)
-        .map_err(Halt::Threads)?
+) -> Result<Found, Stopped> {
+    let mut solver = ParallelSolver::on_pool(table, pool)
         .with_progress(control.node_counter())
         .with_abort(control.stop_flag());
     solver = solver.with_options(crate::search::Options {
@@ -139,50 +125,41 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
             move_scores: Some(scores),
         });
     }
-    let mut nodes = 0;
-    let mut decided_under_cap = None;
-    if depth == Depth::Weak && g.capped(g.max_ply()).is_some() {
-        let try_cap = |cap: u32, nodes: &mut u64| -> Result<Option<(i32, u32)>, Stopped> {
-            let capped = g.capped(cap).expect("the game supports caps");
-            let (v, n) = solver.score(&capped, Depth::Weak)?;
-            *nodes += n;
-            if v != 0 {
-                // decided: the best moves are searched under this cap, on this table
-                return Ok(Some((v, cap)));
-            }
-            // entries proven under one cap are not valid under another
-            table.clear();
-            Ok(None)
-        };
-        for cap in crate::search::capped::caps_to_try(g, cfg.cap, cfg.step, cfg.tries) {
-            decided_under_cap = try_cap(cap, &mut nodes)?;
-            if decided_under_cap.is_some() {
-                break;
-            }
-        }
-    }
-    let Some((score, cap)) = decided_under_cap else {
-        let solved = solver.solve(g, depth, cfg.best.limit())?;
-        return Ok(Found {
-            score: solved.score,
-            best: solved.best_moves,
-            nodes: nodes + solved.nodes,
-            cap: None,
-            probes: solved.probes,
-            move_scores: None,
-        });
+    // Weak solves try short caps first where the game supports them (a decisive result under
+    // a cap is real). Only on a memory table: entries proven under a cap must not outlive it,
+    // and a position store would keep them.
+    let caps = match (depth, caps_allowed) {
+        (Depth::Weak, true) => crate::search::capped::caps_to_try(g, cfg.cap, cfg.step, cfg.tries),
+        _ => Vec::new(),
     };
-    // a win or loss proven under a cap is real, and so are the moves that keep it under the
-    // cap; proving that another move does *not* keep it would need the uncapped search, which
-    // the cap was there to avoid. So the best moves are those that decide the game by the cap.
-    let capped = g.capped(cap).expect("the game supports caps");
-    let (best, n) = solver.best_moves(&capped, depth, score, cfg.best.limit())?;
+    let mut nodes = 0;
+    for cap in caps {
+        let Some(capped) = g.capped(cap) else { break };
+        let (score, n) = solver.score(&capped, Depth::Weak)?;
+        nodes += n;
+        if score != 0 {
+            // The moves that keep the result under the cap are best moves; proving that another
+            // move does *not* keep it would need the uncapped search the cap was there to avoid.
+            let (best, n) = solver.best_moves(&capped, depth, score, cfg.best.limit())?;
+            return Ok(Found {
+                score,
+                best,
+                nodes: nodes + n,
+                cap: Some(cap),
+                probes: Vec::new(),
+                move_scores: None,
+            });
+        }
+        // a draw under a cap says nothing, and its entries are not valid without the cap
+        table.clear();
+    }
+    let solved = solver.solve(g, depth, cfg.best.limit())?;
     Ok(Found {
-        score,
-        best,
-        nodes: nodes + n,
-        cap: Some(cap),
-        probes: Vec::new(),
+        score: solved.score,
+        best: solved.best_moves,
+        nodes: nodes + solved.nodes,
+        cap: None,
+        probes: solved.probes,
         move_scores: None,
     })
 }
@@ -203,7 +180,7 @@ pub(crate) fn proof_number<G: Solvable>(
     cfg: &SolverConfig,
     control: &Control,
     analyze: bool,
-) -> Result<Found, Halt> {
+) -> Result<Found, Stopped> {
     debug_assert_eq!(cfg.engine, Engine::Pn);
     let mut search = ProofSearch::new(&tables.proof)
         .with_progress(control.node_counter())

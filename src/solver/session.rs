@@ -4,12 +4,13 @@
 
 use super::config::{Engine, SolverConfig};
 use super::control::Control;
-use super::engines::{self, Found, Halt, ProofTables};
+use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
 use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
 use super::GameSpec;
 use crate::game::{Connect4, Cube};
-use crate::search::{MemoryTable, Table};
+use crate::search::parallel::thread_pool;
+use crate::search::{MemoryTable, Stopped, Table};
 use crate::store::{Manifest, Store, StoreConfig};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -36,6 +37,9 @@ pub struct Solver {
     game: GameSpec,
     config: SolverConfig,
     tables: Tables,
+    /// Alpha-beta's threads, started on the first question and kept: starting them costs more
+    /// than a small search.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Solver {
@@ -47,6 +51,7 @@ impl Solver {
             game,
             config: config.with_resolved_threads(),
             tables: Tables::None,
+            pool: None,
         })
     }
 
@@ -186,7 +191,8 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let start = Instant::now();
         let analyze = question == Question::Analyze;
-        let found = match game_over_score(g) {
+        let over = game_over_score(g);
+        let mut found = match over {
             Some(score) => Found {
                 score: engines::weaken(score, self.config.mode),
                 best: Vec::new(),
@@ -197,17 +203,23 @@ impl Solver {
             },
             None => {
                 self.make_tables();
-                let cfg = &self.config;
-                let run = || match &self.tables {
-                    Tables::Memory(t) => engines::alphabeta(g, t, cfg, control, analyze),
-                    Tables::Store(s, _) => engines::alphabeta(g, s.as_ref(), cfg, control, analyze),
-                    Tables::Proof(t) => engines::proof_number(g, t, cfg, control, analyze),
-                    Tables::None => unreachable!("tables are made above"),
+                if self.config.engine == Engine::Alphabeta && self.pool.is_none() {
+                    self.pool = Some(thread_pool(self.config.threads)?);
+                }
+                let (cfg, pool) = (&self.config, self.pool.as_ref());
+                let run = || match (&self.tables, pool) {
+                    (Tables::Memory(t), Some(p)) => {
+                        engines::alphabeta(g, t, true, p, cfg, control, analyze)
+                    }
+                    (Tables::Store(s, _), Some(p)) => {
+                        engines::alphabeta(g, s.as_ref(), false, p, cfg, control, analyze)
+                    }
+                    (Tables::Proof(t), _) => engines::proof_number(g, t, cfg, control, analyze),
+                    _ => unreachable!("tables and threads are made above"),
                 };
                 match control.run_timed(time_limit, run) {
                     Ok(found) => found,
-                    Err(Halt::Threads(e)) => return Err(SolveError::Threads(e)),
-                    Err(Halt::Stopped) => {
+                    Err(Stopped) => {
                         self.flush()?;
                         return Err(SolveError::Stopped {
                             reason: control
@@ -222,7 +234,6 @@ impl Solver {
         };
         let table = self.flush()?;
         // every engine lists best moves in board order (a search finds them in its own)
-        let mut found = found;
         found.best.sort_unstable();
         let names = |moves: &[u64]| moves.iter().map(|&m| g.move_name(m)).collect();
         Ok(Solution {
@@ -231,7 +242,7 @@ impl Solver {
             moves: text.to_string(),
             position: g.position_text(),
             ply: g.ply(),
-            game_over: game_over_score(g).is_some(),
+            game_over: over.is_some(),
             score: found.score,
             value: value_word(found.score),
             weak: self.config.mode == super::config::Mode::Weak,
