@@ -80,8 +80,8 @@ pub struct SolveOptions {
     /// Four, first for the 4x4x4 games (proving every best move can cost far more).
     #[arg(long)]
     pub best: Option<BestMoves>,
-    /// Memory for the tables (e.g. 512M, 4G). auto: the game's default (Connect Four a quarter
-    /// of RAM up to 8G, the 4x4x4 games 1G).
+    /// Memory for the tables (e.g. 512M, 4G). auto: the game's default (`--json` reports it
+    /// under `settings`).
     #[arg(long, default_value = "auto")]
     pub mem: String,
     /// Search threads sharing the tables (0 = one per core, the default). The value never

@@ -3,8 +3,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
 use std::sync::Arc;
-use zugzwang::solver::budget::quarter_of_ram;
-use zugzwang::solver::{Control, Memory, SolveError};
+use zugzwang::solver::{Control, GameSpec, Memory, SolveError, SolverConfig};
 
 use std::time::{Duration, Instant};
 pub use zugzwang::solver::budget::human_bytes;
@@ -39,13 +38,14 @@ impl fmt::Display for CliError {
     }
 }
 
-/// Parses a byte size such as `512M`, `8G`, `1.5G` or a plain number of bytes; `auto` is a
-/// quarter of the machine's RAM, at most 8 GiB.
+/// Parses a byte size such as `512M`, `8G`, `1.5G` or a plain number of bytes for the `table`
+/// commands; `auto` is Connect Four's default (the only game with tables so far), checked
+/// against the machine like every budget.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
-    match Memory::parse(text).map_err(|e| e.to_string())? {
-        Memory::Auto => Ok(quarter_of_ram(8 << 30)),
-        Memory::Bytes(b) => Ok(b),
-    }
+    let connect4 = SolverConfig::for_game(GameSpec::CONNECT4).mem_bytes;
+    Memory::parse(text)
+        .and_then(|m| m.resolve(connect4))
+        .map_err(|e| e.to_string())
 }
 
 impl From<SolveError> for CliError {
