@@ -4,6 +4,7 @@
 use super::common::CliError;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
+use std::time::Duration;
 use zugzwang::game::Rules;
 use zugzwang::solver::budget::parse_duration;
 use zugzwang::solver::{
@@ -96,6 +97,10 @@ pub struct SolveOptions {
     /// continues from it. Inspect it with `zugzwang table stats|check DIR`.
     #[arg(long, value_name = "DIR")]
     pub table: Option<PathBuf>,
+    /// With --table: save at least this often (e.g. 10s, 5m); a kill loses at most this much.
+    /// Default: results every 5 s, the proof search's snapshot for resuming every minute.
+    #[arg(long, value_name = "DURATION", requires = "table")]
+    pub save_every: Option<String>,
     /// Seed of the position hash where keys are hashes (a second seed confirms a result
     /// against hash collisions).
     #[arg(long)]
@@ -239,6 +244,16 @@ impl SolveOptions {
     /// `--mem` as given.
     pub fn memory(&self) -> Result<Memory, CliError> {
         Memory::parse(&self.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))
+    }
+
+    /// `--save-every`, parsed.
+    pub fn save_every(&self) -> Result<Option<Duration>, CliError> {
+        self.save_every
+            .as_deref()
+            .map(|t| {
+                parse_duration(t).map_err(|e| CliError::BadInput(format!("--save-every: {e}")))
+            })
+            .transpose()
     }
 
     /// The request for `position`.

@@ -94,9 +94,8 @@ impl Progress {
         }
         let thread = std::thread::spawn(move || {
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(tick) {
-                let n = control.nodes();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
-                let msg = format!("{label}: {n} nodes, {:.2} M nodes/s", n as f64 / secs / 1e6);
+                let msg = progress_line(&label, &control, secs);
                 if plain {
                     eprintln!("[{secs:>8.0} s] {msg}");
                 } else {
@@ -111,6 +110,29 @@ impl Progress {
             thread: Some(thread),
         }
     }
+}
+
+/// What a progress display says: nodes and their rate; in a proof search the root's numbers for
+/// the question it is on; settled positions in the store; how full the table is.
+fn progress_line(label: &str, control: &Control, secs: f64) -> String {
+    let n = control.nodes();
+    let mut msg = format!("{label}: {n} nodes, {:.2} M nodes/s", n as f64 / secs / 1e6);
+    if let Some(r) = control.root_numbers() {
+        let who = if r.attacker_to_move {
+            "mover"
+        } else {
+            "opponent"
+        };
+        msg += &format!(", {who} wins? proof {} disproof {}", r.proof, r.disproof);
+    }
+    if control.settled() > 0 {
+        msg += &format!(", {} settled in the table", control.settled());
+    }
+    let fill = control.table_fill();
+    if fill > 0.0 {
+        msg += &format!(", table {:.0}% full", fill * 100.0);
+    }
+    msg
 }
 
 impl Drop for Progress {

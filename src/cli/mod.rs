@@ -88,7 +88,10 @@ fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
     let request = opts.request(spec, position, question)?;
     let mut solver = Solver::new(spec, request.config.clone())?;
     if let Some(dir) = &request.table {
-        solver = solver.with_table(dir, position)?;
+        solver = match opts.save_every()? {
+            Some(every) => solver.with_table_saving(dir, position, every)?,
+            None => solver.with_table(dir, position)?,
+        };
     }
     let control = Arc::new(Control::new());
     // Ctrl-C stops the search like a time limit: the position store keeps what was proved and

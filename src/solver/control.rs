@@ -2,6 +2,7 @@
 //! library searches (a progress display reads the node count, a web page's cancel button or a
 //! time budget raises the stop flag).
 
+pub use crate::search::proof::RootNumbers;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -22,6 +23,12 @@ pub struct Control {
     stop: AtomicBool,
     reason: AtomicU8,
     nodes: AtomicU64,
+    /// The proof search's root numbers ([`RootNumbers`] packed; 0: none yet).
+    root: AtomicU64,
+    /// Settled positions in the position store (0 without one).
+    settled: AtomicU64,
+    /// How full the main table is, in thousandths (sampled now and then).
+    fill: AtomicU64,
 }
 
 impl Control {
@@ -58,6 +65,37 @@ impl Control {
     /// Nodes searched so far (advanced by the search every 65,536 nodes or so).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The proof and disproof numbers of the question the proof-number search is on now, at the
+    /// position asked about, if it has published them.
+    pub fn root_numbers(&self) -> Option<RootNumbers> {
+        RootNumbers::unpack(self.root.load(Ordering::Relaxed))
+    }
+
+    /// Positions settled in the position store so far (0 without one).
+    pub fn settled(&self) -> u64 {
+        self.settled.load(Ordering::Relaxed)
+    }
+
+    /// How full the search's main table is, 0 to 1 (sampled about once a second while a proof
+    /// search runs; 0 before).
+    pub fn table_fill(&self) -> f64 {
+        self.fill.load(Ordering::Relaxed) as f64 / 1000.0
+    }
+
+    pub(crate) fn set_settled(&self, n: u64) {
+        self.settled.store(n, Ordering::Relaxed);
+    }
+
+    pub(crate) fn set_table_fill(&self, fill: f64) {
+        self.fill
+            .store((fill * 1000.0).round() as u64, Ordering::Relaxed);
+    }
+
+    /// The word the proof search publishes its root numbers in.
+    pub(crate) fn root_word(&self) -> &AtomicU64 {
+        &self.root
     }
 
     /// The flag the search engines watch.

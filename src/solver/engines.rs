@@ -9,6 +9,19 @@ use crate::game::Bits;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
+use crate::store::{Store, StoreError};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How often a proof search over a position store saves a snapshot of its table for resuming
+/// (see [`crate::store::checkpoint`]): at most this long apart, unless writing it takes more
+/// than a twentieth of the time (a large table). The results worth keeping go to the runs every
+/// few seconds regardless.
+pub const SEARCH_STATE_EVERY: Duration = Duration::from_secs(60);
+
+/// Nodes (expansions and endgame nodes) a result of the proof search must have cost to go to the
+/// position store: cheaper ones are faster to prove again than to keep.
+pub const PN_RECORD_MIN_WORK: u64 = 32;
 
 /// What a search found.
 pub(crate) struct Found {
@@ -21,10 +34,15 @@ pub(crate) struct Found {
     pub move_scores: Option<Vec<(u64, i32)>>,
 }
 
-/// The tables of the proof-number engine: its own, and its alpha-beta endgames'.
+/// The tables of the proof-number engine: its own, its alpha-beta endgames', and the position
+/// store it keeps settled results in, if it has one (the store's memory layer is then the
+/// endgame table, so endgame results and recorded ones meet in one place).
 pub(crate) struct ProofTables {
     pub proof: ProofTable,
-    pub endgame: Option<MemoryTable>,
+    endgame: Option<MemoryTable>,
+    store: Option<Box<Store>>,
+    /// How often the search's snapshot is saved into the store.
+    save_every: Duration,
 }
 
 impl ProofTables {
@@ -35,12 +53,74 @@ impl ProofTables {
         ProofTables {
             proof: ProofTable::new(rest as usize),
             endgame,
+            store: None,
+            save_every: SEARCH_STATE_EVERY,
         }
     }
 
-    /// Bytes of both tables.
+    /// Tables over the position store `open` opens with the memory it is given: half of
+    /// `bytes` with endgames (its memory layer is their table), an eighth without (it only
+    /// caches what the store knows).
+    pub fn with_store(
+        bytes: u64,
+        endgame: bool,
+        save_every: Duration,
+        open: impl FnOnce(usize) -> Result<Store, StoreError>,
+    ) -> Result<ProofTables, StoreError> {
+        let store_bytes = if endgame { bytes / 2 } else { bytes / 8 };
+        let store = open(store_bytes as usize)?;
+        let rest = bytes.saturating_sub(store.memory().bytes() as u64);
+        let proof = ProofTable::new(rest as usize);
+        proof.preload(store.search_state()?.entries());
+        Ok(ProofTables {
+            proof,
+            endgame: None,
+            store: Some(Box::new(store)),
+            save_every,
+        })
+    }
+
+    /// Saves the proof table into the store, if there is one.
+    fn save_search_state(&self) {
+        if let Some(store) = self.store() {
+            // a failure is kept as the store's error and reported when the solve ends
+            let _ = store.save_search_state(self.proof.entries());
+        }
+    }
+
+    /// Publishes the tables' state in `control`.
+    fn report(&self, control: &Control) {
+        control.set_table_fill(self.proof.fill());
+        if let Some(store) = self.store() {
+            control.set_settled(store.stats().entries);
+        }
+    }
+
+    /// The endgames' alpha-beta table.
+    pub fn endgame(&self) -> Option<&MemoryTable> {
+        match &self.store {
+            Some(s) => Some(s.memory()),
+            None => self.endgame.as_ref(),
+        }
+    }
+
+    /// The position store, if the tables have one.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_deref()
+    }
+
+    /// Bytes of the tables.
     pub fn bytes(&self) -> u64 {
-        (self.proof.bytes() + self.endgame.as_ref().map_or(0, |t| t.bytes())) as u64
+        let endgame = self.endgame().map_or(0, |t| t.bytes());
+        (self.proof.bytes() + endgame) as u64
+    }
+
+    /// Forgets the memory tables (a store keeps its runs).
+    pub fn clear(&mut self) {
+        self.proof.clear();
+        if let Some(e) = self.endgame() {
+            e.clear();
+        }
     }
 }
 
@@ -174,7 +254,43 @@ fn best_of(scores: &[(u64, i32)], score: i32) -> Vec<u64> {
 }
 
 /// Proof-number search: the value, then the best moves asked for; or the value of every move.
+/// Meanwhile the tables' state is published in `control` every second and, over a position
+/// store, the open numbers are saved every [`SEARCH_STATE_EVERY`] and when the search ends.
 pub(crate) fn proof_number<G: Solvable>(
+    g: &G,
+    tables: &ProofTables,
+    cfg: &SolverConfig,
+    control: &Control,
+    analyze: bool,
+) -> Result<Found, Stopped> {
+    let (done, wait) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let every = tables.save_every;
+            let mut next_save = Instant::now() + every;
+            let tick = Duration::from_secs(1).min(every);
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(tick) {
+                tables.report(control);
+                if tables.store().is_some() && Instant::now() >= next_save {
+                    let took = Instant::now();
+                    tables.save_search_state();
+                    next_save = Instant::now() + every.max(20 * took.elapsed());
+                }
+            }
+        });
+        let start = Instant::now();
+        let found = proof_number_search(g, tables, cfg, control, analyze);
+        drop(done);
+        // (a quick solve skips this: the scan reads the whole proof table)
+        if start.elapsed() >= Duration::from_secs(1) {
+            tables.save_search_state();
+            tables.report(control);
+        }
+        found
+    })
+}
+
+fn proof_number_search<G: Solvable>(
     g: &G,
     tables: &ProofTables,
     cfg: &SolverConfig,
@@ -184,13 +300,19 @@ pub(crate) fn proof_number<G: Solvable>(
     debug_assert_eq!(cfg.engine, Engine::Pn);
     let mut search = ProofSearch::new(&tables.proof)
         .with_progress(control.node_counter())
+        .with_root_report(control.root_word())
         .with_stop(control.stop_flag())
         .with_vcf_budget(cfg.vcf_budget)
         .with_order_bias(cfg.order_bias)
         .with_threads(cfg.threads)
         .with_zone_guess(cfg.zone_guess);
-    if let Some(t) = &tables.endgame {
-        search = search.with_endgame(t, cfg.endgame);
+    if let Some(t) = tables.endgame() {
+        if cfg.endgame > 0 {
+            search = search.with_endgame(t, cfg.endgame);
+        }
+    }
+    if let Some(store) = tables.store() {
+        search = search.with_settled(store, PN_RECORD_MIN_WORK);
     }
     if let Some(first) = cfg.first {
         search = search.with_first_question(first.proof_question());

@@ -28,6 +28,8 @@ pub mod outcome;
 pub mod session;
 pub mod spec;
 #[cfg(test)]
+mod table_tests;
+#[cfg(test)]
 mod tests;
 
 pub use budget::Memory;

@@ -11,7 +11,7 @@ use super::GameSpec;
 use crate::game::{Connect4, Cube};
 use crate::search::parallel::thread_pool;
 use crate::search::{MemoryTable, Stopped, Table};
-use crate::store::{Manifest, Store, StoreConfig};
+use crate::store::{Store, StoreConfig};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ pub enum Question {
 enum Tables {
     None,
     Memory(MemoryTable),
-    Store(Box<Store>, PathBuf),
+    Store(Box<Store>),
     Proof(ProofTables),
 }
 
@@ -37,6 +37,8 @@ pub struct Solver {
     game: GameSpec,
     config: SolverConfig,
     tables: Tables,
+    /// The position store's directory, if the solver keeps one.
+    table_dir: Option<PathBuf>,
     /// Alpha-beta's threads, started on the first question and kept: starting them costs more
     /// than a small search.
     pool: Option<rayon::ThreadPool>,
@@ -51,34 +53,55 @@ impl Solver {
             game,
             config: config.with_resolved_threads(),
             tables: Tables::None,
+            table_dir: None,
             pool: None,
         })
     }
 
     /// The same solver keeping what it proves in the position store at `dir` (created if
-    /// missing; a directory made for another game, size or hash seed is refused). `start` is
-    /// the position the table is for (its check walks from there).
-    pub fn with_table(mut self, dir: &Path, start: &str) -> Result<Solver, SolveError> {
-        let GameSpec::Connect4 { width, height } = self.game else {
-            return Err(SolveError::BadInput(format!(
-                "--table: the position store does not serve {} yet, only Connect Four",
-                self.game.name()
-            )));
+    /// missing; a directory made for another game, rule set, key mode or hash seed is refused).
+    /// `start` is the position the table is for (its check walks from there). Alpha-beta keeps
+    /// its results there; the proof-number search keeps its settled results and gives the
+    /// store's memory layer to its endgames.
+    pub fn with_table(self, dir: &Path, start: &str) -> Result<Solver, SolveError> {
+        self.with_table_saving(dir, start, engines::SEARCH_STATE_EVERY)
+    }
+
+    /// [`Solver::with_table`], saving at least every `every`: the results worth keeping go to
+    /// the runs every `every` or every few seconds, whichever is sooner, and a proof search's
+    /// snapshot for resuming every `every` (less often when writing it would take more than a
+    /// twentieth of the time). A kill loses at most that much.
+    pub fn with_table_saving(
+        mut self,
+        dir: &Path,
+        start: &str,
+        every: Duration,
+    ) -> Result<Solver, SolveError> {
+        let manifest = self
+            .game
+            .store_manifest(self.config.key_mode, self.config.hash_seed, start);
+        let mem = self.config.mem_bytes;
+        let open = |mem_bytes: usize| {
+            let defaults = StoreConfig::default();
+            let cfg = StoreConfig {
+                mem_bytes,
+                flush_every: defaults.flush_every.min(every),
+                ..defaults
+            };
+            // SAFETY: the store directory belongs to this process for the run (README: one
+            // solve per directory at a time, and nothing else writes into it).
+            unsafe { Store::open(dir, &manifest, cfg) }
         };
-        if self.config.engine != Engine::Alphabeta {
-            return Err(SolveError::BadInput(
-                "--table: the position store works with --engine alphabeta only".into(),
-            ));
-        }
-        let cfg = StoreConfig {
-            mem_bytes: self.config.mem_bytes as usize,
-            ..StoreConfig::default()
+        self.tables = match self.config.engine {
+            Engine::Alphabeta => Tables::Store(Box::new(open(mem as usize)?)),
+            Engine::Pn => Tables::Proof(ProofTables::with_store(
+                mem,
+                self.config.endgame > 0,
+                every,
+                open,
+            )?),
         };
-        let manifest = Manifest::new("connect4", &format!("{width}x{height}"), start, 0);
-        // SAFETY: the store directory belongs to this process for the run (README: one solve
-        // per directory at a time, and nothing else writes into it).
-        let store = unsafe { Store::open(dir, &manifest, cfg) }?;
-        self.tables = Tables::Store(Box::new(store), dir.to_path_buf());
+        self.table_dir = Some(dir.to_path_buf());
         Ok(self)
     }
 
@@ -98,12 +121,7 @@ impl Solver {
         match &mut self.tables {
             Tables::None | Tables::Store(..) => {}
             Tables::Memory(t) => t.clear(),
-            Tables::Proof(t) => {
-                t.proof.clear();
-                if let Some(e) = &t.endgame {
-                    e.clear();
-                }
-            }
+            Tables::Proof(t) => t.clear(),
         }
     }
 
@@ -132,7 +150,7 @@ impl Solver {
         match &self.tables {
             Tables::None => 0,
             Tables::Memory(t) => t.bytes() as u64,
-            Tables::Store(..) => self.config.mem_bytes,
+            Tables::Store(_) => self.config.mem_bytes,
             Tables::Proof(t) => t.bytes(),
         }
     }
@@ -211,7 +229,7 @@ impl Solver {
                     (Tables::Memory(t), Some(p)) => {
                         engines::alphabeta(g, t, true, p, cfg, control, analyze)
                     }
-                    (Tables::Store(s, _), Some(p)) => {
+                    (Tables::Store(s), Some(p)) => {
                         engines::alphabeta(g, s.as_ref(), false, p, cfg, control, analyze)
                     }
                     (Tables::Proof(t), _) => engines::proof_number(g, t, cfg, control, analyze),
@@ -273,9 +291,18 @@ impl Solver {
         })
     }
 
+    /// The position store, if the solver keeps one.
+    fn store(&self) -> Option<&Store> {
+        match &self.tables {
+            Tables::Store(s) => Some(s),
+            Tables::Proof(t) => t.store(),
+            _ => None,
+        }
+    }
+
     /// Writes what the store holds in memory to disk; reports the store's state.
     pub fn flush(&self) -> Result<Option<TableReport>, SolveError> {
-        let Tables::Store(store, dir) = &self.tables else {
+        let (Some(store), Some(dir)) = (self.store(), &self.table_dir) else {
             return Ok(None);
         };
         store.flush()?;

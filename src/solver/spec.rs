@@ -1,6 +1,8 @@
 //! Which game, under which rules, on which board: the one value every front end names a game by.
 
+use super::config::KeyMode;
 use crate::game::{Connect4, Rules};
+use crate::store::Manifest;
 use std::fmt;
 
 /// A game and its rules: what a request asks about and what a store or record is tagged with.
@@ -54,6 +56,22 @@ impl GameSpec {
         match self {
             GameSpec::Connect4 { width, height } => format!("{width}x{height}"),
             GameSpec::Cube(_) => "4x4x4".into(),
+        }
+    }
+
+    /// The manifest of a position store for this game: the game's name, its board and (where
+    /// keys are hashes) the key mode, and the hash seed. Connect Four keys do not depend on
+    /// `--hash-seed` (exact, or a fixed hash on boards too large for exact keys), so its tables
+    /// carry neither key mode nor seed.
+    pub fn store_manifest(self, key_mode: KeyMode, hash_seed: u64, start: &str) -> Manifest {
+        match self {
+            GameSpec::Connect4 { .. } => Manifest::new(self.name(), &self.size(), start, 0),
+            GameSpec::Cube(_) => Manifest::new(
+                self.name(),
+                &format!("{} {}-keys", self.size(), key_mode.name()),
+                start,
+                hash_seed,
+            ),
         }
     }
 

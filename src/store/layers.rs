@@ -1,5 +1,6 @@
 //! The [`Store`]: a memory layer in front of an optional disk layer, behind one [`Table`].
 
+use super::checkpoint::SearchState;
 use super::config::StoreConfig;
 use super::disk::{Disk, Pending};
 use super::entry::Knowledge;
@@ -9,6 +10,7 @@ use super::lock::DirLock;
 use super::manifest::{Manifest, MANIFEST};
 use super::run_file::{Run, Verify};
 use crate::game::Key;
+use crate::search::proof::Settled;
 use crate::search::{Bounds, MemoryTable, Table};
 use std::fmt;
 use std::fs;
@@ -156,6 +158,28 @@ impl Store {
         Ok(())
     }
 
+    /// The proof search's table saved by [`Store::save_search_state`] (empty without a disk
+    /// layer or a saved state).
+    pub fn search_state(&self) -> Result<SearchState, StoreError> {
+        match &self.disk {
+            // SAFETY: the directory is this store's while it is open (its lock), and the state
+            // is used while the store is open.
+            Some(d) => unsafe { super::checkpoint::read(&d.dir, &d.id) },
+            None => Ok(SearchState::default()),
+        }
+    }
+
+    /// Saves a proof search's table beside the runs (see [`super::checkpoint`]); returns the
+    /// entries written. A failure is also kept as the store's error ([`Store::error`]), like a
+    /// failed flush.
+    pub fn save_search_state(
+        &self,
+        entries: impl IntoIterator<Item = [u64; 2]>,
+    ) -> Result<u64, StoreError> {
+        let Some(d) = &self.disk else { return Ok(0) };
+        super::checkpoint::write(&d.dir, &d.id, entries).inspect_err(|e| d.fail(e.clone()))
+    }
+
     /// The first error met (a write failure, or a contradiction between the search and the
     /// table). After an error the disk layer stops writing; probes still work.
     pub fn error(&self) -> Option<StoreError> {
@@ -230,6 +254,23 @@ impl Table for Store {
     /// stay true).
     fn clear(&self) {
         self.mem.clear();
+    }
+}
+
+/// The proof search's view of the store: what memory or disk knows, and every result the search
+/// chose to keep (its own work threshold replaces [`StoreConfig::min_work`], whose unit is
+/// alpha-beta's cheaper nodes).
+impl Settled for Store {
+    #[inline]
+    fn settled(&self, key: Key) -> Option<Bounds> {
+        self.probe(key)
+    }
+
+    fn record(&self, key: Key, bounds: Bounds, work: u64) {
+        self.mem.store(key, bounds, work);
+        if let Some(d) = &self.disk {
+            d.add(key, bounds);
+        }
     }
 }
 

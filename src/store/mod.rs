@@ -40,10 +40,12 @@
 //! | [`bloom`] | the blocked Bloom filter of a run |
 //! | [`merge`] | k-way merge and normalisation of sorted entries |
 //! | [`resident`] | huge-page memory for a run's Bloom filter and fence |
+//! | [`checkpoint`] | `search-state.zzs`: a proof search's open numbers, for resuming (not facts) |
 //! | [`check`] | `table check`: is every stored value justified by its children? (any game; Connect Four also decodes keys) |
 
 pub mod bloom;
 pub mod check;
+pub mod checkpoint;
 pub mod config;
 mod disk;
 pub mod entry;

@@ -33,7 +33,20 @@ impl<'t> ProofSearch<'t> {
             shared: None,
             zone_guess: None,
             child_cache: ChildCache::new(),
+            settled: None,
+            record_min_work: 0,
+            settled_hits: 0,
+            recorded: 0,
+            root_report: None,
+            root_tag: 0,
         }
+    }
+
+    /// Publishes the numbers of each question's root in `word` as they change (a
+    /// [`super::RootNumbers`] packed), for a progress display.
+    pub fn with_root_report(mut self, word: &'t AtomicU64) -> Self {
+        self.root_report = Some(word);
+        self
     }
 
     /// Finds the threat zone of an attacker's move (see `evaluate`) only when the search is
@@ -185,11 +198,12 @@ impl<'t> ProofSearch<'t> {
     pub(super) fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
+        self.root_tag = tag;
         loop {
             let (phi, delta) = match self.table.probe(tag) {
                 Some(numbers) => numbers,
                 None => {
-                    let numbers = self.evaluate(g, false, true)?;
+                    let numbers = self.evaluate(g, tag, false, true)?;
                     self.table.store(tag, numbers.0, numbers.1, 0);
                     numbers
                 }
@@ -217,6 +231,7 @@ impl<'t> ProofSearch<'t> {
     fn evaluate<G: Game>(
         &mut self,
         g: &G,
+        tag: u64,
         no_forcing_win: bool,
         with_zone: bool,
     ) -> Result<(u32, u32), Halt> {
@@ -237,6 +252,9 @@ impl<'t> ProofSearch<'t> {
         if moves == 0 {
             // every move lets the opponent complete a line on the next stone
             return Ok(FAILS);
+        }
+        if let Some(numbers) = self.settled_numbers(g, tag) {
+            return Ok(numbers);
         }
         let (lo, hi) = g.static_bounds();
         if attacker_to_move && hi <= 0 {
@@ -286,11 +304,9 @@ impl<'t> ProofSearch<'t> {
                 self.endgame_nodes += searcher.nodes;
                 let v = r?;
                 let attacker_wins = if attacker_to_move { v > 0 } else { v < 0 };
-                return Ok(if attacker_wins == attacker_to_move {
-                    SUCCEEDS
-                } else {
-                    FAILS
-                });
+                let mover_succeeds = attacker_wins == attacker_to_move;
+                self.record_settled(g, tag, mover_succeeds, searcher.nodes);
+                return Ok(if mover_succeeds { SUCCEEDS } else { FAILS });
             }
         }
         if !attacker_to_move && with_zone {
@@ -311,6 +327,25 @@ impl<'t> ProofSearch<'t> {
             }
         }
         (1, moves.count_ones())
+    }
+
+    /// Publishes the root's numbers `phi`, `delta` (of the side to move in `g`) as the
+    /// question's proof and disproof numbers.
+    #[cold]
+    fn publish_root<G: Game>(&self, g: &G, phi: u32, delta: u32) {
+        let Some(word) = self.root_report else { return };
+        let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
+        let (proof, disproof) = if attacker_to_move {
+            (phi, delta)
+        } else {
+            (delta, phi)
+        };
+        let numbers = super::RootNumbers {
+            proof,
+            disproof,
+            attacker_to_move,
+        };
+        word.store(numbers.pack(), Ordering::Relaxed);
     }
 
     #[inline]
@@ -367,6 +402,7 @@ impl<'t> ProofSearch<'t> {
     ) -> Result<(u32, u32), Halt> {
         self.tick()?;
         let start = self.nodes;
+        let start_work = self.nodes + self.endgame_nodes;
         // The defender to move, and the attacker has no forcing win even if the defender
         // passes (a complete search, not a budget cut): then none of the defender's moves gives
         // him one where stones never change what is playable (see `Game::defence_is_monotone`),
@@ -393,7 +429,8 @@ impl<'t> ProofSearch<'t> {
                 None => {
                     let mut child = *g;
                     child.play(kept[i]);
-                    let n = self.evaluate(&child, no_forcing_win, defer_zones.is_none())?;
+                    let n =
+                        self.evaluate(&child, tags[i], no_forcing_win, defer_zones.is_none())?;
                     if let Some(guess) = defer_zones.filter(|_| n.0 == 1 && n.1 > 1) {
                         pending |= 1 << i;
                         (1, guess)
@@ -407,6 +444,8 @@ impl<'t> ProofSearch<'t> {
                 // a child whose mover fails: this position succeeds, no need to look further
                 self.table
                     .store(tag, SUCCEEDS.0, SUCCEEDS.1, self.nodes - start + 1);
+                let work = self.nodes + self.endgame_nodes - start_work + 1;
+                self.record_settled(g, tag, true, work);
                 return Ok(SUCCEEDS);
             }
             numbers[i] = n;
@@ -456,8 +495,15 @@ impl<'t> ProofSearch<'t> {
             } else {
                 sum.min(INFINITE as u64 - 1) as u32
             };
+            if tag == self.root_tag {
+                self.publish_root(g, phi, delta);
+            }
             if phi >= th_phi || delta >= th_delta {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
+                if phi == 0 || delta == 0 {
+                    let work = self.nodes + self.endgame_nodes - start_work + 1;
+                    self.record_settled(g, tag, phi == 0, work);
+                }
                 return Ok((phi, delta));
             }
             if pending & 1 << best != 0 {

@@ -37,9 +37,11 @@ mod children;
 mod dfpn;
 mod parallel;
 mod proof_table;
+mod settled;
 mod tuning;
 
 pub use proof_table::ProofTable;
+pub use settled::Settled;
 pub use tuning::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 
 use super::vcf::ForcingSearch;
@@ -112,4 +114,51 @@ pub struct ProofSearch<'t> {
     zone_guess: Option<u32>,
     /// Recently expanded positions' children (see `ProofSearch::children`).
     child_cache: ChildCache,
+    /// Results kept beyond this search (the position store), if any (see
+    /// [`ProofSearch::with_settled`]).
+    settled: Option<&'t dyn Settled>,
+    /// Nodes a settled result must have cost to be recorded there.
+    record_min_work: u64,
+    /// Positions settled by what the store knew.
+    pub settled_hits: u64,
+    /// Settled results recorded in the store.
+    pub recorded: u64,
+    /// Where the root's numbers are published for a progress display, if anywhere (see
+    /// [`ProofSearch::with_root_report`]).
+    root_report: Option<&'t AtomicU64>,
+    /// The tag of the position the current question is about.
+    root_tag: u64,
+}
+
+/// The root's numbers as [`ProofSearch::with_root_report`] publishes them: the proof and disproof
+/// numbers of "does the attacker win?", and whether the attacker is the side to move there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootNumbers {
+    /// Proof number of the attacker's win.
+    pub proof: u32,
+    /// Disproof number of the attacker's win.
+    pub disproof: u32,
+    /// Whether the attacker is the side to move at the root.
+    pub attacker_to_move: bool,
+}
+
+impl RootNumbers {
+    const VALID: u64 = 1 << 63;
+
+    /// The packed word (0 is "nothing published").
+    pub fn pack(self) -> u64 {
+        Self::VALID
+            | self.proof as u64
+            | (self.disproof as u64) << 29
+            | (self.attacker_to_move as u64) << 58
+    }
+
+    /// The numbers of a packed word, if one was published.
+    pub fn unpack(word: u64) -> Option<RootNumbers> {
+        (word & Self::VALID != 0).then_some(RootNumbers {
+            proof: (word & ((1 << 29) - 1)) as u32,
+            disproof: ((word >> 29) & ((1 << 29) - 1)) as u32,
+            attacker_to_move: word >> 58 & 1 == 1,
+        })
+    }
 }

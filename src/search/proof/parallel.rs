@@ -57,6 +57,12 @@ impl<'t> ProofSearch<'t> {
             shared: Some(shared),
             zone_guess: self.zone_guess,
             child_cache: ChildCache::new(),
+            settled: self.settled,
+            record_min_work: self.record_min_work,
+            settled_hits: 0,
+            recorded: 0,
+            root_report: self.root_report,
+            root_tag: 0,
         }
     }
 
@@ -77,13 +83,29 @@ impl<'t> ProofSearch<'t> {
                     let mut w = self.worker(&shared, ForcingSearch::new(budget), share);
                     scope.spawn(move || {
                         let r = w.attacker_wins_then_end_all(g);
-                        (r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)
+                        (
+                            r,
+                            w.nodes,
+                            w.forcing_wins,
+                            w.endgame_nodes,
+                            w.split_choices,
+                            w.settled_hits,
+                            w.recorded,
+                        )
                     })
                 })
                 .collect();
             let mut w = self.worker(&shared, own_forcing, share);
             let r = w.attacker_wins_then_end_all(g);
-            let mut results = vec![(r, w.nodes, w.forcing_wins, w.endgame_nodes, w.split_choices)];
+            let mut results = vec![(
+                r,
+                w.nodes,
+                w.forcing_wins,
+                w.endgame_nodes,
+                w.split_choices,
+                w.settled_hits,
+                w.recorded,
+            )];
             results.extend(
                 helpers
                     .into_iter()
@@ -93,7 +115,11 @@ impl<'t> ProofSearch<'t> {
         });
         self.forcing = own;
         let mut answer = Err(Halt::Abandoned);
-        for (r, nodes, forcing_wins, endgame_nodes, split_choices) in results {
+        for (r, nodes, forcing_wins, endgame_nodes, split_choices, settled_hits, recorded) in
+            results
+        {
+            self.settled_hits += settled_hits;
+            self.recorded += recorded;
             self.nodes += nodes;
             self.split_choices += split_choices;
             self.forcing_wins += forcing_wins;

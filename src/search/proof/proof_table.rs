@@ -13,6 +13,15 @@ const NUMBER_BITS: u32 = 29;
 const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
 const WORK_SHIFT: u32 = 2 * NUMBER_BITS;
 
+/// Whether a slot's words are an entry: a real tag (top bit set), numbers within range, not
+/// both zero.
+fn is_entry(tag: u64, data: u64) -> bool {
+    let phi = data & NUMBER_MASK;
+    let delta = (data >> NUMBER_BITS) & NUMBER_MASK;
+    let limit = INFINITE as u64;
+    tag >> 63 == 1 && phi <= limit && delta <= limit && (phi | delta) != 0
+}
+
 /// The transposition table of the proof search: (phi, delta) per tagged key, with the work spent
 /// on it, so that a full bucket gives up its cheapest entry.
 ///
@@ -109,6 +118,49 @@ impl ProofTable {
                     .unwrap_or(0)
             });
         bucket[slot].store(tag, data);
+    }
+
+    /// Every entry, as `[tag, data]` words, for a snapshot a resumed search starts from (see
+    /// [`crate::store::checkpoint`]). Other threads may write meanwhile: a torn slot gives a tag
+    /// nobody asks for (as a hash collision would, with the same odds).
+    pub fn entries(&self) -> impl Iterator<Item = [u64; 2]> + '_ {
+        self.slots().iter().filter_map(|slot| {
+            let (tag, data) = slot.load();
+            is_entry(tag, data).then_some([tag, data])
+        })
+    }
+
+    /// Puts back entries of [`ProofTable::entries`] (saved by an earlier process); words that are
+    /// not an entry are skipped. Returns how many were taken.
+    pub fn preload(&self, entries: impl IntoIterator<Item = [u64; 2]>) -> usize {
+        let mut taken = 0;
+        for [tag, data] in entries {
+            if is_entry(tag, data) {
+                let phi = (data & NUMBER_MASK) as u32;
+                let delta = ((data >> NUMBER_BITS) & NUMBER_MASK) as u32;
+                self.store(
+                    tag,
+                    phi,
+                    delta,
+                    1 << ((data >> WORK_SHIFT).min(63) as u32).saturating_sub(1),
+                );
+                taken += 1;
+            }
+        }
+        taken
+    }
+
+    /// The share of slots in use, estimated from 4096 buckets spread over the table.
+    pub fn fill(&self) -> f64 {
+        let buckets = 1usize << self.bucket_bits;
+        let step = (buckets / 4096).max(1);
+        let (mut used, mut seen) = (0usize, 0usize);
+        for b in (0..buckets).step_by(step) {
+            let bucket = &self.slots()[b * WAYS..(b + 1) * WAYS];
+            used += bucket.iter().filter(|s| s.data() != 0).count();
+            seen += WAYS;
+        }
+        used as f64 / seen as f64
     }
 
     /// Forgets everything.

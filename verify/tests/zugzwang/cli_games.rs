@@ -35,7 +35,7 @@ fn bad_input_is_one_line_and_status_2() {
         &["solve", "sogo", "--mem", "lots"],
         &["solve", "sogo", "--time-limit", "soon"],
         &["solve", "sogo", "--strong", "--engine", "pn"],
-        &["solve", "sogo", "--table", "/tmp/zz-never-made"],
+        &["solve", "sogo", "--table", "Cargo.toml"],
         &["analyze", "qubic", "--batch", "-"],
     ] {
         let o = zugzwang(args);
