@@ -9,9 +9,12 @@ use super::common::{human_bytes, parse_bytes, CliError};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use zugzwang::game::{Connect4, Key};
+use zugzwang::game::{Connect4, Cube, Key};
 use zugzwang::search::MemoryTable;
+use zugzwang::solver::games::Solvable;
+use zugzwang::solver::{BestMoves, Control, GameSpec, KeyMode, Question, Solver, SolverConfig};
 use zugzwang::store::check::{self, CheckReport};
+use zugzwang::store::checkpoint::SEARCH_STATE;
 use zugzwang::store::entry::{Entry, Knowledge, Value};
 use zugzwang::store::lock::DirLock;
 use zugzwang::store::merge::{KMerge, Normalised};
@@ -144,6 +147,12 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
         .map(|v| format!("{} {}", v.name(), hist[*v as usize]))
         .collect();
     println!("values: {}", hist_text.join(", "));
+    if let Ok(meta) = std::fs::metadata(a.dir.join(SEARCH_STATE)) {
+        println!(
+            "{SEARCH_STATE}: {} (a proof search's snapshot for resuming; not checked, not facts)",
+            human_bytes(meta.len())
+        );
+    }
     Ok(if bad.is_empty() { 0 } else { 1 })
 }
 
@@ -210,15 +219,10 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
             }
             report
         }
-        other => {
-            return Err(CliError::BadInput(format!(
-                "{}: table check does not know the game '{other}'",
-                a.dir.display()
-            )))
-        }
+        name => cube_walk(a, &m, name, &lookup, mem)?,
     };
     println!(
-        "walk from '{}': {} positions with entries, {} values justified ({} children by their entries, {} by search){}",
+        "walk from '{}': {} positions with entries (the table holds {keys} entries; those below positions without one, such as the subtrees of a question left open, are not reached), {} values justified ({} children by their entries, {} by search){}",
         m.start,
         report.positions,
         report.justified,
@@ -240,6 +244,52 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         t0.elapsed().as_secs_f64()
     );
     Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// The walk of a 4x4x4 table: from the recorded start, children without a deciding entry are
+/// decided by the game's own solver with default settings and its own memory (never the store).
+fn cube_walk(
+    a: &CheckArgs,
+    m: &Manifest,
+    name: &str,
+    lookup: &dyn Fn(Key) -> Knowledge,
+    mem: usize,
+) -> Result<CheckReport, CliError> {
+    let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
+    let spec = GameSpec::from_name(name, None)
+        .map_err(|_| bad(format!("table check does not know the game '{name}'")))?;
+    let known = KeyMode::ALL
+        .into_iter()
+        .find(|&k| spec.store_manifest(k, m.hash_seed, &m.start).variant == m.variant)
+        .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
+    let start = <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
+        .map_err(|e| bad(format!("recorded start: {e}")))?;
+    let config = SolverConfig {
+        mem_bytes: mem as u64,
+        threads: 1,
+        best: BestMoves::None,
+        key_mode: known,
+        ..SolverConfig::for_game(spec)
+    };
+    let mut solver = Solver::new(spec, config).map_err(|e| bad(e.to_string()))?;
+    let control = Control::new();
+    let mut decide = |c: &Cube, t: i32, at_most: bool| {
+        let v = solver
+            .solve_position(c, Question::Value, None, &control)
+            .expect("an unlimited solve of a legal position answers")
+            .score;
+        if at_most {
+            v <= t
+        } else {
+            v >= t
+        }
+    };
+    Ok(check::walk_deciding(
+        &start,
+        lookup,
+        &mut decide,
+        a.max_positions,
+    ))
 }
 
 /// Decodes and solves every stored Connect Four position with few empty cells; returns failures.

@@ -83,6 +83,9 @@ pub enum KeyMode {
 }
 
 impl KeyMode {
+    /// Every key mode.
+    pub const ALL: [KeyMode; 1] = [KeyMode::Sound];
+
     /// `sound`.
     pub fn name(self) -> &'static str {
         match self {

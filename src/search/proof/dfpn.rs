@@ -401,8 +401,11 @@ impl<'t> ProofSearch<'t> {
         th_delta: u32,
     ) -> Result<(u32, u32), Halt> {
         self.tick()?;
-        let start = self.nodes;
-        let start_work = self.nodes + self.endgame_nodes;
+        // df-pn comes back to a position many times, and the visit that settles it may be short:
+        // its work is what all visits cost (the table keeps it to a power of two)
+        let prior = self.table.work(tag);
+        let start = self.nodes.saturating_sub(prior);
+        let start_work = (self.nodes + self.endgame_nodes).saturating_sub(prior);
         // The defender to move, and the attacker has no forcing win even if the defender
         // passes (a complete search, not a budget cut): then none of the defender's moves gives
         // him one where stones never change what is playable (see `Game::defence_is_monotone`),

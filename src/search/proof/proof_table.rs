@@ -91,6 +91,23 @@ impl ProofTable {
         })
     }
 
+    /// About how much work was spent on `tag` so far (as stored: a power of two), 0 if none.
+    #[inline]
+    pub fn work(&self, tag: u64) -> u64 {
+        let b = self.bucket(tag);
+        self.slots()[b..b + WAYS]
+            .iter()
+            .find_map(|s| s.get(tag))
+            .map_or(0, |data| {
+                let log = data >> WORK_SHIFT;
+                if log == 0 {
+                    0
+                } else {
+                    1 << (log - 1)
+                }
+            })
+    }
+
     /// Stores the numbers of `tag` (each at most [`INFINITE`]); `work` (nodes spent) decides
     /// what a full bucket drops.
     #[inline]
