@@ -1,13 +1,16 @@
-//! The in-memory transposition table: a fixed-size, lock-free [`Table`] in huge-page memory.
+//! The in-memory transposition table: a lock-free [`Table`] in huge-page memory that grows with
+//! what it holds.
 
 use super::transposition::{Bounds, Table};
 use crate::game::Key;
+use crate::util::growth::Growth;
 use crate::util::huge_pages::HugeArray;
 use crate::util::prefetch::prefetch;
 use crate::util::slot::Slot;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Fixed-size, lock-free in-memory table: buckets of two slots, one kept by work (the most
+/// Lock-free in-memory table that grows with its contents up to its size (see
+/// [`crate::util::growth`]): buckets of two slots, one kept by work (the most
 /// expensive entry survives) and one always replaced (Fhourstones' two-slot bucket).
 ///
 /// Each slot is a lock-less two-word [`Slot`] keyed by the full key: a torn write by another
@@ -18,10 +21,21 @@ pub struct MemoryTable {
     /// The slots, two a bucket, in zeroed huge-page memory: pages arrive lazily, and a table of
     /// gigabytes does not pay a page fault and a TLB miss per 4 KiB.
     slots: HugeArray<Slot>,
-    bucket_mask: usize,
+    /// How many buckets are in use (see [`crate::util::growth`]).
+    growth: Growth,
     /// Entries of another generation read as empty: [`Table::clear`] is O(1) except once every
     /// 255 generations, which keeps batch solving (a clear per position) cheap.
     generation: AtomicU64,
+}
+
+/// Buckets in use at first: 2 MiB, one huge page.
+const START_BUCKETS: usize = (2 << 20) / 32;
+
+/// The mixed hash of a key (multiplicative, so that structured keys spread over the buckets):
+/// bits from 20 up pick the bucket, the top bits sample inserts.
+#[inline(always)]
+fn mix(key: Key) -> u64 {
+    key.get().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// data layout: bits 0..8 lower+128, 8..16 upper+128, 16..23 best (127 = none), 23..29 work log2,
@@ -60,11 +74,11 @@ impl MemoryTable {
     /// A table using about `bytes` of memory (rounded down to a power of two of buckets, each
     /// bucket 32 bytes; at least one bucket).
     pub fn with_bytes(bytes: usize) -> Self {
-        let buckets = (bytes / 32).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let growth = Growth::new(bytes / 32, START_BUCKETS, 2);
         MemoryTable {
-            slots: HugeArray::zeroed(buckets * 2).expect("cannot map memory for the table"),
-            bucket_mask: buckets - 1,
+            slots: HugeArray::zeroed(growth.max_buckets() * 2)
+                .expect("cannot map memory for the table"),
+            growth,
             generation: AtomicU64::new(1),
         }
     }
@@ -78,22 +92,45 @@ impl MemoryTable {
     /// Touches every page now, so that timed work afterwards does not pay first-touch page faults
     /// (used by batch solving and benchmarks, where positions are timed one by one).
     pub fn prefault(&self) {
+        self.growth.grow_to_max(|old| self.split(old));
         for s in self.slots().iter().step_by(256) {
-            s.clear();
+            if s.data() == 0 {
+                s.clear();
+            }
         }
     }
 
-    /// Bytes actually allocated.
+    /// Bytes reserved (the table grows into them as it fills).
     pub fn bytes(&self) -> usize {
         self.slots.bytes()
+    }
+
+    /// Bytes in use now.
+    pub fn active_bytes(&self) -> usize {
+        self.growth.active_buckets() * 32
+    }
+
+    /// Moves the entries of buckets `0..old` whose index is now `b + old` there, each into the
+    /// same slot of its new bucket (see [`Growth::grow`]; other threads may store meanwhile: an
+    /// entry may be lost, never misread).
+    fn split(&self, old: usize) {
+        let slots = self.slots();
+        for b in 0..old {
+            for way in 0..2 {
+                let (k, d) = slots[2 * b + way].load();
+                if d == 0 || self.bucket(Key::from_hash_low_bits(k)) != 2 * (b + old) {
+                    continue;
+                }
+                slots[2 * (b + old) + way].store(k, d);
+                slots[2 * b + way].clear();
+            }
+        }
     }
 
     /// The first slot of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: Key) -> usize {
-        // multiplicative mixing so that structured keys spread over the buckets
-        let h = key.get().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h >> 20) as usize & self.bucket_mask) * 2
+        self.growth.bucket(mix(key) >> 20) * 2
     }
 
     #[inline]
@@ -139,6 +176,7 @@ impl Table for MemoryTable {
         let d = pack(bounds, work, self.current_generation());
         let new_work = (d >> 23) & 63;
         let slots = self.slots();
+        let grows = |old: u64| !self.live(old) && self.growth.inserted(mix(key));
         // same key in the work slot: update it there
         if self.read(b, key).is_some() {
             slots[b].store(raw, d);
@@ -149,19 +187,32 @@ impl Table for MemoryTable {
         let old_work = if old_live { (d0 >> 23) & 63 } else { 0 };
         if !old_live || new_work >= old_work {
             // the displaced expensive entry moves to the always-replace slot
-            if old_live && k0 != raw {
+            let displaced = old_live && k0 != raw;
+            let filled = if displaced {
+                let d1 = slots[b + 1].data();
                 slots[b + 1].store(k0, d0);
-            }
+                grows(d1)
+            } else {
+                grows(d0)
+            };
             slots[b].store(raw, d);
+            if filled {
+                self.growth.grow(|old| self.split(old));
+            }
         } else {
+            let d1 = slots[b + 1].data();
             slots[b + 1].store(raw, d);
+            if grows(d1) {
+                self.growth.grow(|old| self.split(old));
+            }
         }
     }
 
     fn clear(&self) {
         let next = self.current_generation() + 1;
+        self.growth.cleared();
         if next > 255 {
-            for s in self.slots() {
+            for s in &self.slots()[..self.growth.active_buckets() * 2] {
                 s.clear();
             }
             self.generation.store(1, Ordering::Relaxed);

@@ -17,6 +17,9 @@ use std::mem::MaybeUninit;
 const MAX_LINE: usize = 32;
 /// Slots of the cache of positions without a forcing win (16 bytes each).
 const FAILED_SLOTS: usize = 1 << 16;
+
+/// Bytes of one forcing-win search's memory (failed positions and kept lines).
+pub const FORCING_BYTES: u64 = (FAILED_SLOTS * 8 + LINES_KEPT * MAX_LINE * 8) as u64;
 /// Winning lines remembered for replay: a failed replay costs a few plays, a search it saves
 /// dozens of attacking moves, so a few lines pay; with many, the failed replays add up.
 const LINES_KEPT: usize = 16;

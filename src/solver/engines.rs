@@ -46,8 +46,10 @@ pub(crate) struct ProofTables {
 }
 
 impl ProofTables {
-    /// Splits `bytes` between the proof table and, with endgames, the endgame table (half).
-    pub fn new(bytes: u64, endgame: bool) -> ProofTables {
+    /// Splits `bytes`, less what `threads` threads hold of their own, between the proof table
+    /// and, with endgames, the endgame table (half).
+    pub fn new(bytes: u64, endgame: bool, threads: usize) -> ProofTables {
+        let bytes = tables_share(bytes, threads);
         let endgame = endgame.then(|| MemoryTable::with_bytes((bytes / 2) as usize));
         let rest = bytes - endgame.as_ref().map_or(0, |t| t.bytes() as u64);
         ProofTables {
@@ -58,18 +60,25 @@ impl ProofTables {
         }
     }
 
-    /// Tables over the position store `open` opens with the memory it is given: half of
-    /// `bytes` with endgames (its memory layer is their table), an eighth without (it only
-    /// caches what the store knows).
+    /// Tables over the position store `open` opens with the memory it is given: of `bytes`
+    /// less what the threads and the store's buffers and resident filters hold, half with
+    /// endgames (its memory layer is their table), an eighth without (it only caches what the
+    /// store knows).
     pub fn with_store(
         bytes: u64,
         endgame: bool,
+        threads: usize,
         save_every: Duration,
         open: impl FnOnce(usize) -> Result<Store, StoreError>,
     ) -> Result<ProofTables, StoreError> {
+        let bytes = tables_share(bytes, threads);
         let store_bytes = if endgame { bytes / 2 } else { bytes / 8 };
         let store = open(store_bytes as usize)?;
-        let rest = bytes.saturating_sub(store.memory().bytes() as u64);
+        let overhead = store.resident_bytes() + store.buffer_bytes();
+        let rest = bytes
+            .saturating_sub(store.memory().bytes() as u64)
+            .saturating_sub(overhead)
+            .max(MIN_TABLE_BYTES);
         let proof = ProofTable::new(rest as usize);
         proof.preload(store.search_state()?.entries());
         Ok(ProofTables {
@@ -122,6 +131,17 @@ impl ProofTables {
             e.clear();
         }
     }
+}
+
+/// The least a table gets, whatever the budget.
+const MIN_TABLE_BYTES: u64 = 1 << 20;
+
+/// What `bytes` of `--mem` leave for the tables once `threads` threads of a proof search hold
+/// their own memory.
+fn tables_share(bytes: u64, threads: usize) -> u64 {
+    bytes
+        .saturating_sub(threads.max(1) as u64 * crate::search::proof::PER_THREAD_BYTES)
+        .max(MIN_TABLE_BYTES)
 }
 
 /// The score a move gets by playing it, where no search is needed: an immediate win, or a

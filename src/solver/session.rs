@@ -86,6 +86,8 @@ impl Solver {
             let cfg = StoreConfig {
                 mem_bytes,
                 flush_every: defaults.flush_every.min(every),
+                // the buffer (sorted into a copy when flushed) within a 64th of the budget
+                buffer_entries: ((mem / 64 / 16) as usize).clamp(1 << 10, defaults.buffer_entries),
                 ..defaults
             };
             // SAFETY: the store directory belongs to this process for the run (README: one
@@ -97,6 +99,7 @@ impl Solver {
             Engine::Pn => Tables::Proof(ProofTables::with_store(
                 mem,
                 self.config.endgame > 0,
+                self.config.threads,
                 every,
                 open,
             )?),
@@ -141,7 +144,11 @@ impl Solver {
         let bytes = self.config.mem_bytes;
         self.tables = match self.config.engine {
             Engine::Alphabeta => Tables::Memory(MemoryTable::with_bytes(bytes as usize)),
-            Engine::Pn => Tables::Proof(ProofTables::new(bytes, self.config.endgame > 0)),
+            Engine::Pn => Tables::Proof(ProofTables::new(
+                bytes,
+                self.config.endgame > 0,
+                self.config.threads,
+            )),
         };
     }
 

@@ -180,6 +180,21 @@ impl Store {
         super::checkpoint::write(&d.dir, &d.id, entries).inspect_err(|e| d.fail(e.clone()))
     }
 
+    /// Bytes the runs keep in memory (Bloom filters and fences).
+    pub fn resident_bytes(&self) -> u64 {
+        self.disk.as_ref().map_or(0, |d| {
+            let runs = d.runs.read().expect("store lock poisoned");
+            runs.iter().map(|r| r.resident_bytes()).sum()
+        })
+    }
+
+    /// Bytes the write buffer can take, with the sorted copy a flush makes.
+    pub fn buffer_bytes(&self) -> u64 {
+        self.disk
+            .as_ref()
+            .map_or(0, |d| 2 * 8 * d.cfg.buffer_entries as u64)
+    }
+
     /// The first error met (a write failure, or a contradiction between the search and the
     /// table). After an error the disk layer stops writing; probes still work.
     pub fn error(&self) -> Option<StoreError> {

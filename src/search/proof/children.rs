@@ -10,6 +10,9 @@ use crate::search::order::MoveList;
 /// that are expanded again; more only cost memory.
 const CHILD_CACHE_BITS: u32 = 14;
 
+/// Bytes of one thread's cache (ids, meta, and 128 words of moves and tags per slot).
+pub(super) const CHILD_CACHE_BYTES: u64 = (1 << CHILD_CACHE_BITS) * (16 + 8 + 128 * 8);
+
 /// The per-thread cache of positions' children (see `ProofSearch::children`), one array per
 /// field. Every array starts as zeros (an empty slot has `len` 0), allocated zeroed so that the
 /// system maps pages lazily: a search touches only the pages it uses. (An array of structs

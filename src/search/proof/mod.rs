@@ -51,6 +51,11 @@ use children::ChildCache;
 use parallel::Shared;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
+/// Memory each thread of a proof search holds besides the shared tables: its cache of children
+/// and its forcing-win search (an endgame's alpha-beta borrows the latter). What `--mem` leaves
+/// for the tables is the budget less this per thread.
+pub const PER_THREAD_BYTES: u64 = children::CHILD_CACHE_BYTES + crate::search::vcf::FORCING_BYTES;
+
 /// The proof or disproof number of what cannot be done. Numbers (and thresholds) stay at or
 /// below it, so that a table entry holds both in 29 bits each.
 pub const INFINITE: u32 = 1 << 28;

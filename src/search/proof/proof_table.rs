@@ -1,6 +1,7 @@
 //! The transposition table of the proof search.
 
 use super::INFINITE;
+use crate::util::growth::Growth;
 use crate::util::huge_pages::HugeArray;
 use crate::util::prefetch::prefetch;
 use crate::util::slot::Slot;
@@ -31,28 +32,49 @@ fn is_entry(tag: u64, data: u64) -> bool {
 /// never both 0) and real tags have the top bit set. Four slots make a bucket of one cache line,
 /// so a probe costs one memory access, and the search prefetches the buckets of all children of
 /// a position before it reads any (their latencies overlap). The memory is zeroed huge-page
-/// memory the kernel hands out page by page on first touch, so a large table costs nothing
-/// until touched.
+/// memory the kernel hands out page by page on first touch, and the table uses a part of it
+/// that doubles as it fills ([`Growth`]), so a large table costs what is stored in it.
 pub struct ProofTable {
     /// The slots, [`WAYS`] a bucket.
     slots: HugeArray<Slot>,
-    bucket_bits: u32,
+    /// How many buckets are in use (see [`crate::util::growth`]).
+    growth: Growth,
+}
+
+/// Buckets in use at first: 2 MiB, one huge page.
+const START_BUCKETS: usize = (2 << 20) / (16 * WAYS);
+
+/// The mixed hash of a tag: its low bits pick the bucket, its top bits sample inserts.
+#[inline(always)]
+fn mix(tag: u64) -> u64 {
+    tag.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl ProofTable {
     /// A table of at most `bytes` bytes (rounded down to a power of two of buckets).
     pub fn new(bytes: usize) -> Self {
-        let buckets = (bytes / (16 * WAYS)).max(1);
-        let bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
+        let growth = Growth::new(bytes / (16 * WAYS), START_BUCKETS, WAYS);
         ProofTable {
-            slots: HugeArray::zeroed(WAYS << bucket_bits).expect("cannot map memory for the table"),
-            bucket_bits,
+            slots: HugeArray::zeroed(WAYS * growth.max_buckets())
+                .expect("cannot map memory for the table"),
+            growth,
         }
     }
 
-    /// Bytes held.
+    /// Bytes reserved (the table grows into them as it fills).
     pub fn bytes(&self) -> usize {
         self.slots.bytes()
+    }
+
+    /// Bytes in use now.
+    pub fn active_bytes(&self) -> usize {
+        self.growth.active_buckets() * WAYS * 16
+    }
+
+    /// The slots in use now.
+    #[inline]
+    fn active_slots(&self) -> &[Slot] {
+        &self.slots()[..self.growth.active_buckets() * WAYS]
     }
 
     #[inline]
@@ -63,11 +85,7 @@ impl ProofTable {
     /// The first slot of `tag`'s bucket.
     #[inline]
     fn bucket(&self, tag: u64) -> usize {
-        if self.bucket_bits == 0 {
-            return 0;
-        }
-        let h = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        ((h >> (64 - self.bucket_bits)) as usize) * WAYS
+        self.growth.bucket(mix(tag) >> 16) * WAYS
     }
 
     /// Asks the processor to start loading `tag`'s bucket (a hint: several loads in flight
@@ -134,14 +152,38 @@ impl ProofTable {
                     })
                     .unwrap_or(0)
             });
+        let was_empty = bucket[slot].data() == 0;
         bucket[slot].store(tag, data);
+        if was_empty && self.growth.inserted(mix(tag)) {
+            self.growth.grow(|old| self.split(old));
+        }
+    }
+
+    /// Moves the entries of buckets `0..old` whose index is now `b + old` there (see
+    /// [`Growth::grow`]; other threads may store meanwhile: an entry may be lost, never
+    /// misread).
+    fn split(&self, old: usize) {
+        let slots = self.slots();
+        for b in 0..old {
+            for i in b * WAYS..(b + 1) * WAYS {
+                let (tag, data) = slots[i].load();
+                if data == 0 || self.bucket(tag) != (b + old) * WAYS {
+                    continue;
+                }
+                let target = &slots[(b + old) * WAYS..(b + old + 1) * WAYS];
+                if let Some(free) = target.iter().find(|s| s.data() == 0) {
+                    free.store(tag, data);
+                }
+                slots[i].clear();
+            }
+        }
     }
 
     /// Every entry, as `[tag, data]` words, for a snapshot a resumed search starts from (see
     /// [`crate::store::checkpoint`]). Other threads may write meanwhile: a torn slot gives a tag
     /// nobody asks for (as a hash collision would, with the same odds).
     pub fn entries(&self) -> impl Iterator<Item = [u64; 2]> + '_ {
-        self.slots().iter().filter_map(|slot| {
+        self.active_slots().iter().filter_map(|slot| {
             let (tag, data) = slot.load();
             is_entry(tag, data).then_some([tag, data])
         })
@@ -167,9 +209,10 @@ impl ProofTable {
         taken
     }
 
-    /// The share of slots in use, estimated from 4096 buckets spread over the table.
+    /// The share of the reserved slots in use, estimated from 4096 buckets spread over the part
+    /// in use.
     pub fn fill(&self) -> f64 {
-        let buckets = 1usize << self.bucket_bits;
+        let buckets = self.growth.active_buckets();
         let step = (buckets / 4096).max(1);
         let (mut used, mut seen) = (0usize, 0usize);
         for b in (0..buckets).step_by(step) {
@@ -177,11 +220,14 @@ impl ProofTable {
             used += bucket.iter().filter(|s| s.data() != 0).count();
             seen += WAYS;
         }
-        used as f64 / seen as f64
+        used as f64 / seen as f64 * buckets as f64 / self.growth.max_buckets() as f64
     }
 
-    /// Forgets everything.
+    /// Forgets everything (the size in use stays).
     pub fn clear(&mut self) {
-        self.slots.zero();
+        for s in self.active_slots() {
+            s.clear();
+        }
+        self.growth.cleared();
     }
 }
