@@ -261,4 +261,52 @@ mod tests {
             assert_eq!(t.probe(Key::new(999)), None);
         }
     }
+
+    /// The table starts small, grows as it fills, and entries stored before a doubling are
+    /// still found after it (moved, not dropped); threads storing while it grows never read
+    /// another key's bounds.
+    #[test]
+    fn grows_with_its_contents_and_keeps_entries() {
+        let t = MemoryTable::with_bytes(64 << 20);
+        assert_eq!(t.active_bytes(), START_BUCKETS * 32);
+        let bounds = |raw: u64| Bounds {
+            lower: -((raw % 50) as i8),
+            upper: (raw % 60) as i8,
+            best: Some((raw % 64) as u8),
+        };
+        let n = 200_000u64;
+        for raw in 0..n {
+            t.store(Key::new(raw * 7919), bounds(raw), 1);
+        }
+        assert!(t.active_bytes() > START_BUCKETS * 32, "grew");
+        assert!(t.active_bytes() <= t.bytes());
+        // a doubling moves entries and drops none
+        let found = |t: &MemoryTable| -> Vec<u64> {
+            (0..n)
+                .filter(|&raw| t.probe(Key::new(raw * 7919)) == Some(bounds(raw)))
+                .collect()
+        };
+        let before = found(&t);
+        assert!(before.len() as u64 > n / 2, "{} of {n} kept", before.len());
+        let size = t.active_bytes();
+        t.growth.grow(|old| t.split(old));
+        assert_eq!(t.active_bytes(), 2 * size);
+        assert_eq!(found(&t), before);
+        let shared = MemoryTable::with_bytes(64 << 20);
+        std::thread::scope(|s| {
+            for part in 0..2u64 {
+                let shared = &shared;
+                s.spawn(move || {
+                    for raw in (part..2 * n).step_by(2) {
+                        shared.store(Key::new(raw), bounds(raw), raw % 7);
+                        let back = raw / 2;
+                        if let Some(b) = shared.probe(Key::new(back)) {
+                            assert_eq!(b, bounds(back), "key {back}");
+                        }
+                    }
+                });
+            }
+        });
+        assert!(shared.active_bytes() > START_BUCKETS * 32);
+    }
 }
