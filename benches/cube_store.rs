@@ -71,7 +71,7 @@ fn solve(args: &Args, position: &str, table: &Path, limit: Option<f64>) -> Run1 
     .arg(table)
     .args(["--threads", &args.threads.to_string()]);
     if let Some(s) = limit {
-        cmd.args(["--time-limit", &format!("{}ms", (s * 1000.0) as u64)]);
+        cmd.args(["--time-limit", &format!("{s:.3}s")]);
     }
     let start = Instant::now();
     let out = cmd

@@ -224,3 +224,83 @@ fn a_full_disk_gives_one_error_keeps_earlier_runs_and_a_later_solve_resumes() {
     assert!(hits > 0, "the resumed solve used the earlier runs: {out}");
     assert!(runs_of(&dir).len() > before.len(), "and wrote its own");
 }
+
+/// A Sogo solve of a few seconds (preset p2_18: a loss for the side to move) with its table.
+fn solve_sogo(dir: &Path) -> Command {
+    let mut c = zugzwang();
+    c.args([
+        "solve",
+        "sogo",
+        "0x00000000d000a470:0x0000004022405281",
+        "--json",
+        "--quiet",
+        "--threads",
+        "2",
+        "--mem",
+        "256M",
+        "--save-every",
+        "0.5s",
+        "--table",
+    ])
+    .arg(dir);
+    c
+}
+
+fn nodes_and_value(o: &Output) -> (u64, String) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    (
+        v["nodes"].as_u64().unwrap(),
+        v["value"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Killed with SIGKILL at several points, the solve resumes from its table every time: the
+/// value stays the same, the finishing run does less work than a fresh one, and `table check`
+/// justifies what the table holds.
+#[test]
+fn a_sogo_solve_killed_at_random_points_resumes_to_the_same_value() {
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = nodes_and_value(&solve_sogo(fresh_dir.path()).output().unwrap());
+    assert_eq!(fresh.1, "loss");
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = std::process::id() as u64 | 1;
+    for _ in 0..3 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut child = solve_sogo(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700 + seed % 1000));
+        match child.try_wait().unwrap() {
+            // finished before the kill: a resumed run already
+            Some(_) => assert_eq!(
+                nodes_and_value(&child.wait_with_output().unwrap()).1,
+                "loss"
+            ),
+            None => {
+                child.kill().unwrap();
+                child.wait().unwrap();
+            }
+        }
+    }
+    let resumed = nodes_and_value(&solve_sogo(dir.path()).output().unwrap());
+    assert_eq!(resumed.1, fresh.1);
+    assert!(
+        resumed.0 < fresh.0,
+        "resumed {} nodes, fresh {}",
+        resumed.0,
+        fresh.0
+    );
+    let check = zugzwang()
+        .args(["table", "check", "--mem", "64M"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{out}");
+    assert!(out.contains("OK"), "{out}");
+}
