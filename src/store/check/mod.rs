@@ -11,8 +11,9 @@
 //! - [`connect4_from_key`] (Connect Four, exact keys; `check/connect4.rs`): every entry decodes
 //!   back to a position, which can be solved directly and compared.
 //!
-//! The walk needs only [`Game`], so it serves every game whose solves write a table (today only
-//! `solve connect4 --table`); the direct check exists where keys are exact, i.e. Connect Four.
+//! The walk needs only [`Game`] and a way to decide children ([`walk_deciding`]), so it serves
+//! every game (the 4x4x4 games decide children by their own proof search); the direct check exists
+//! where keys are exact, i.e. Connect Four.
 
 mod connect4;
 
