@@ -97,6 +97,13 @@ impl ProofTables {
         }
     }
 
+    /// Removes the saved snapshot from the store, if there is one.
+    fn drop_search_state(&self) {
+        if let Some(store) = self.store() {
+            let _ = store.drop_search_state();
+        }
+    }
+
     /// Publishes the tables' state in `control`.
     fn report(&self, control: &Control) {
         control.set_table_fill(self.proof.fill());
@@ -275,7 +282,9 @@ fn best_of(scores: &[(u64, i32)], score: i32) -> Vec<u64> {
 
 /// Proof-number search: the value, then the best moves asked for; or the value of every move.
 /// Meanwhile the tables' state is published in `control` every second and, over a position
-/// store, the open numbers are saved every [`SEARCH_STATE_EVERY`] and when the search ends.
+/// store, a snapshot of the proof table is saved every [`SEARCH_STATE_EVERY`] (or as the
+/// solver was told) and when the search is stopped; once the position is decided the runs hold
+/// the result and the snapshot is removed.
 pub(crate) fn proof_number<G: Solvable>(
     g: &G,
     tables: &ProofTables,
@@ -283,8 +292,9 @@ pub(crate) fn proof_number<G: Solvable>(
     control: &Control,
     analyze: bool,
 ) -> Result<Found, Stopped> {
+    let start = Instant::now();
     let (done, wait) = mpsc::channel::<()>();
-    std::thread::scope(|s| {
+    let found = std::thread::scope(|s| {
         s.spawn(move || {
             let every = tables.save_every;
             let mut next_save = Instant::now() + every;
@@ -298,16 +308,22 @@ pub(crate) fn proof_number<G: Solvable>(
                 }
             }
         });
-        let start = Instant::now();
         let found = proof_number_search(g, tables, cfg, control, analyze);
         drop(done);
-        // (a quick solve skips this: the scan reads the whole proof table)
-        if start.elapsed() >= Duration::from_secs(1) {
-            tables.save_search_state();
-            tables.report(control);
-        }
         found
-    })
+    });
+    // (after the housekeeping thread has ended, so that no save of it comes after this)
+    match found {
+        // stopped: the snapshot lets the same command go on from here
+        Err(Stopped) => tables.save_search_state(),
+        // decided: the runs hold the result; a snapshot would be the size of the table
+        Ok(_) => tables.drop_search_state(),
+    }
+    if start.elapsed() >= Duration::from_secs(1) {
+        // (a quick solve skips this: it samples pages all over the proof table)
+        tables.report(control);
+    }
+    found
 }
 
 fn proof_number_search<G: Solvable>(

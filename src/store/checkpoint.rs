@@ -89,6 +89,16 @@ pub fn write(
     Ok(written)
 }
 
+/// Removes the search state of `dir`, if there is one.
+pub fn remove(dir: &Path) -> Result<(), StoreError> {
+    let path = dir.join(SEARCH_STATE);
+    match fs::remove_file(&path) {
+        Ok(()) => sync_dir(dir).map_err(StoreError::Run),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(StoreError::Io(path, e.to_string())),
+    }
+}
+
 /// A checked search state, mapped from its file.
 #[derive(Default)]
 pub struct SearchState {
@@ -235,7 +245,10 @@ mod tests {
         }
         write(dir.path(), &id("a"), []).unwrap();
         assert!(load(dir.path(), "a").unwrap().is_empty());
+        remove(dir.path()).unwrap();
+        remove(dir.path()).unwrap();
+        assert!(load(dir.path(), "a").unwrap().is_empty(), "removed");
         let left: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
-        assert_eq!(left.len(), 1, "no temporary file left behind");
+        assert!(left.is_empty(), "no temporary file left behind");
     }
 }

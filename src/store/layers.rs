@@ -180,6 +180,13 @@ impl Store {
         super::checkpoint::write(&d.dir, &d.id, entries).inspect_err(|e| d.fail(e.clone()))
     }
 
+    /// Removes the saved proof-search snapshot (the search it was for has ended). A failure is
+    /// also kept as the store's error.
+    pub fn drop_search_state(&self) -> Result<(), StoreError> {
+        let Some(d) = &self.disk else { return Ok(()) };
+        super::checkpoint::remove(&d.dir).inspect_err(|e| d.fail(e.clone()))
+    }
+
     /// Bytes the runs keep in memory (Bloom filters and fences).
     pub fn resident_bytes(&self) -> u64 {
         self.disk.as_ref().map_or(0, |d| {
