@@ -320,11 +320,24 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Record>, RecordError> {
     Ok(records)
 }
 
+/// Which keys produced a record: key mode, hash seed and the store directory's name (what a
+/// second run needs to confirm it against collisions); `-` where an older record does not say.
+fn keys_column(r: &Record) -> String {
+    let mode = r.key_mode.name();
+    let seed = r.hash_seed.map_or("-".to_string(), |s| s.to_string());
+    let store = r.table.as_deref().map_or("-".to_string(), |t| {
+        std::path::Path::new(t)
+            .file_name()
+            .map_or(t.to_string(), |n| n.to_string_lossy().into_owned())
+    });
+    format!("{mode}, {seed}, {store}")
+}
+
 /// The README's results table: one markdown row per record.
 pub fn markdown_table(records: &[Record]) -> String {
     let mut out = String::from(
-        "| game | size | position | mode | value | score | best | nodes | wall s | CPU s | threads | table | commit |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| game | size | position | mode | value | score | best | nodes | wall s | CPU s | threads | table | keys, seed, store | commit |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in records {
         let position = if r.moves.is_empty() {
@@ -333,7 +346,7 @@ pub fn markdown_table(records: &[Record]) -> String {
             format!("`{}`", r.moves)
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {:+} | {} | {} | {:.1} | {:.1} | {} | {} MiB | {} |\n",
+            "| {} | {} | {} | {} | {} | {:+} | {} | {} | {:.1} | {:.1} | {} | {} MiB | {} | {} |\n",
             r.game_label(),
             r.size,
             position,
@@ -346,6 +359,7 @@ pub fn markdown_table(records: &[Record]) -> String {
             r.cpu_seconds,
             r.threads,
             r.table_bytes >> 20,
+            keys_column(r),
             short_commit(&r.commit),
         ));
     }
@@ -396,7 +410,13 @@ mod tests {
         let back = load_dir(dir.path()).unwrap();
         assert_eq!(back, vec![rec]);
         let table = markdown_table(&back);
-        assert!(table.contains("| connect4 | 7x6 | start | strong | win | +1 | 4 | 42 | 1.5 | 1.4 | 1 | 1024 MiB | 01234567 |"));
+        assert!(table.contains("| connect4 | 7x6 | start | strong | win | +1 | 4 | 42 | 1.5 | 1.4 | 1 | 1024 MiB | sound, -, - | 01234567 |"));
+        let keyed = Record {
+            hash_seed: Some(7),
+            table: Some("/work/tables/showcase-seed7".into()),
+            ..sample()
+        };
+        assert!(markdown_table(&[keyed]).contains("| sound, 7, showcase-seed7 |"));
         let dirty = Record {
             commit: "0123456789abcdef-dirty".into(),
             ..sample()
