@@ -30,6 +30,13 @@ struct Args {
     /// Search threads.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Only time look-ups in this existing table (of `--game`, default hash seed unless
+    /// `--hash-seed`), no solves.
+    #[arg(long, value_name = "DIR")]
+    lookups_in: Option<PathBuf>,
+    /// The table's hash seed (with `--lookups-in`).
+    #[arg(long)]
+    hash_seed: Option<u64>,
     /// Ignored (cargo bench passes it).
     #[arg(long, hide = true)]
     bench: bool,
@@ -120,7 +127,8 @@ fn show(what: &str, r: &Run1) {
 fn lookups(args: &Args, dir: &Path) {
     let game = GameSpec::from_name(&args.game, None).expect("a 4x4x4 game");
     let cfg = SolverConfig::for_game(game);
-    let manifest = game.store_manifest(KeyMode::Sound, cfg.hash_seed, "");
+    let seed = args.hash_seed.unwrap_or(cfg.hash_seed);
+    let manifest = game.store_manifest(KeyMode::Sound, seed, "");
     let files = run_files(dir).expect("the table");
     let mut keys: Vec<Key> = Vec::new();
     for (_, path) in &files {
@@ -163,6 +171,10 @@ fn lookups(args: &Args, dir: &Path) {
 
 fn main() {
     let args = <Args as clap::Parser>::parse();
+    if let Some(dir) = &args.lookups_in {
+        lookups(&args, dir);
+        return;
+    }
     let positions: Vec<String> = if args.positions.is_empty() {
         DEFAULT_POSITIONS.iter().map(|s| s.to_string()).collect()
     } else {

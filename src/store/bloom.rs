@@ -189,6 +189,16 @@ impl<'a> BloomRef<'a> {
         }
     }
 
+    /// Asks the processor to start loading `key`'s block (a hint): a store with several runs
+    /// asks all their filters at once, and the loads overlap instead of following each other.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (block, _) = locate(key, self.blocks);
+        if let Some(w) = self.words.get(block * WORDS_PER_BLOCK) {
+            crate::util::prefetch::prefetch(w);
+        }
+    }
+
     /// Size of the filter in bits.
     pub fn bits(&self) -> u64 {
         self.blocks * 512

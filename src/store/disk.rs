@@ -54,6 +54,12 @@ impl Disk {
             return Knowledge::NONE;
         }
         let runs = self.runs.read().expect("store lock poisoned");
+        if runs.len() > 1 {
+            // every run's filter block is loaded at once: the reads overlap
+            for r in runs.iter() {
+                r.prefetch(key);
+            }
+        }
         let mut k = Knowledge::NONE;
         for r in runs.iter() {
             k.0 |= r.lookup(key).0;

@@ -370,6 +370,17 @@ impl Run {
         8 * (self.bloom.len() + self.fence.len()) as u64
     }
 
+    /// Starts loading the Bloom filter block of `key` (see [`BloomRef::prefetch`]).
+    #[inline]
+    pub fn prefetch(&self, key: Key) {
+        BloomRef::new_unchecked(
+            self.bloom.as_slice(),
+            self.header.bloom_blocks,
+            self.header.bloom_hashes,
+        )
+        .prefetch(key.get());
+    }
+
     /// Everything this run says about `key` (nothing if the Bloom filter rejects it).
     #[inline]
     pub fn lookup(&self, key: Key) -> Knowledge {
