@@ -105,7 +105,8 @@ pub struct SolveOptions {
     /// against hash collisions).
     #[arg(long)]
     pub hash_seed: Option<u64>,
-    /// How positions are keyed: `sound` (the symmetry-normalised position).
+    /// How positions are keyed: `sound` (the symmetry-normalised position), or `seed` (4x4x4
+    /// games: seed 003's unsound keys, to recompute its claims).
     #[arg(long)]
     pub keys: Option<KeyMode>,
     /// Output as JSON (one object per position).

@@ -263,7 +263,8 @@ fn cube_walk(
         .find(|&k| spec.store_manifest(k, m.hash_seed, &m.start).variant == m.variant)
         .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
     let start = <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
-        .map_err(|e| bad(format!("recorded start: {e}")))?;
+        .map_err(|e| bad(format!("recorded start: {e}")))?
+        .keyed(m.hash_seed, known);
     let config = SolverConfig {
         mem_bytes: mem as u64,
         threads: 1,

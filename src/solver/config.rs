@@ -80,16 +80,21 @@ pub enum KeyMode {
     /// two positions share a key only if they have the same value.
     #[default]
     Sound,
+    /// Seed 003's keys (4x4x4 games only): every cell lying only on dead lines set to Black,
+    /// then the smallest of the 8 symmetric images. Unsound — it can revive a line for Black
+    /// (see `game/cube/keys.rs`) — and kept to recompute the seed's claims, never as a default.
+    Seed,
 }
 
 impl KeyMode {
     /// Every key mode.
-    pub const ALL: [KeyMode; 1] = [KeyMode::Sound];
+    pub const ALL: [KeyMode; 2] = [KeyMode::Sound, KeyMode::Seed];
 
-    /// `sound`.
+    /// `sound` or `seed`.
     pub fn name(self) -> &'static str {
         match self {
             KeyMode::Sound => "sound",
+            KeyMode::Seed => "seed",
         }
     }
 }
@@ -231,7 +236,7 @@ macro_rules! words {
 words!(Engine, "search engine", "pn" => Engine::Pn, "alphabeta" => Engine::Alphabeta);
 words!(BestMoves, "best-move choice", "none" => BestMoves::None, "first" => BestMoves::First, "all" => BestMoves::All);
 words!(FirstQuestion, "first question", "win" => FirstQuestion::Win, "loss" => FirstQuestion::Loss);
-words!(KeyMode, "key mode", "sound" => KeyMode::Sound);
+words!(KeyMode, "key mode", "sound" => KeyMode::Sound, "seed" => KeyMode::Seed);
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 //! audit's thousands of positions and a web server's requests all ask many questions of one
 //! game, and what one answer proved speeds up the next.
 
-use super::config::{Engine, SolverConfig};
+use super::config::{Engine, KeyMode, SolverConfig};
 use super::control::Control;
 use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
@@ -49,6 +49,12 @@ impl Solver {
     /// configurations no engine can run.
     pub fn new(game: GameSpec, config: SolverConfig) -> Result<Solver, SolveError> {
         config.check().map_err(SolveError::BadInput)?;
+        if config.key_mode == KeyMode::Seed && !matches!(game, GameSpec::Cube(_)) {
+            return Err(SolveError::BadInput(format!(
+                "--keys seed: seed 003's keys are for the 4x4x4 games, not {}",
+                game.name()
+            )));
+        }
         Ok(Solver {
             game,
             config: config.with_resolved_threads(),
@@ -175,11 +181,13 @@ impl Solver {
             GameSpec::Connect4 { .. } => {
                 let g = <Connect4 as Solvable>::parse(self.game, position, self.config.hash_seed)
                     .map_err(SolveError::BadInput)?;
+                let g = g.keyed(self.config.hash_seed, self.config.key_mode);
                 self.answer(&g, position, question, time_limit, control)
             }
             GameSpec::Cube(_) => {
                 let g = <Cube as Solvable>::parse(self.game, position, self.config.hash_seed)
                     .map_err(SolveError::BadInput)?;
+                let g = g.keyed(self.config.hash_seed, self.config.key_mode);
                 self.answer(&g, position, question, time_limit, control)
             }
         }
@@ -187,7 +195,7 @@ impl Solver {
 
     /// Answers `question` about a position already in hand (for front ends that generate
     /// positions, such as the audit in `verify/`). Its game must be this solver's; it is keyed
-    /// with the solver's hash seed.
+    /// with the solver's hash seed and key mode.
     pub fn solve_position<G: Solvable>(
         &mut self,
         g: &G,
@@ -202,7 +210,7 @@ impl Solver {
                 self.game.name()
             )));
         }
-        let g = g.reseeded(self.config.hash_seed);
+        let g = g.keyed(self.config.hash_seed, self.config.key_mode);
         self.answer(&g, &g.position_text(), question, time_limit, control)
     }
 

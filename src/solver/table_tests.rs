@@ -151,6 +151,9 @@ fn a_table_made_for_other_rules_keys_or_seed_is_refused() {
     let mut other_seed = config(sogo, 1 << 20, 1);
     other_seed.hash_seed ^= 1;
     refused(sogo, other_seed);
+    let mut seed_keys = config(sogo, 1 << 20, 1);
+    seed_keys.key_mode = KeyMode::Seed;
+    refused(sogo, seed_keys);
     // alpha-beta on the same game shares the table: both keep facts about the same positions
     let mut ab = config(sogo, 1 << 20, 1);
     ab.engine = Engine::Alphabeta;

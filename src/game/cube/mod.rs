@@ -86,6 +86,8 @@ pub struct Cube {
     rules: Rules,
     /// Seed of the key hash.
     seed: u64,
+    /// Keyed the way seed 003 keys positions (unsound; see `keys.rs`).
+    seed_keys: bool,
     /// Whether a side passed on the way here (see [`crate::game::Game::null_move`]): the side to
     /// move is then not the one the stone counts imply, so [`crate::game::Game::id`] must tell
     /// such positions apart.
@@ -102,6 +104,7 @@ impl Cube {
             cap: 64,
             rules,
             seed: DEFAULT_HASH_SEED,
+            seed_keys: false,
             passed: false,
         }
     }
@@ -117,6 +120,13 @@ impl Cube {
     /// The same position keyed with another hash seed.
     pub fn with_seed(mut self, seed: u64) -> Self {
         self.seed = seed;
+        self
+    }
+
+    /// The same position keyed as seed 003 keys it (`true`; unsound, see [`Cube::canonical`])
+    /// or soundly (`false`, the default).
+    pub fn with_seed_keys(mut self, seed_keys: bool) -> Self {
+        self.seed_keys = seed_keys;
         self
     }
 

@@ -49,7 +49,7 @@ impl Solvable for Connect4 {
         }
     }
 
-    fn reseeded(&self, _hash_seed: u64) -> Self {
+    fn keyed(&self, _hash_seed: u64, _mode: KeyMode) -> Self {
         *self
     }
 

@@ -82,8 +82,9 @@ impl Solvable for Cube {
         GameSpec::Cube(self.rules())
     }
 
-    fn reseeded(&self, hash_seed: u64) -> Self {
+    fn keyed(&self, hash_seed: u64, mode: KeyMode) -> Self {
         self.with_seed(hash_seed)
+            .with_seed_keys(mode == KeyMode::Seed)
     }
 
     fn move_name(&self, mv: u64) -> String {

@@ -8,6 +8,7 @@ pub mod cube;
 
 use super::GameSpec;
 use crate::game::Game;
+use crate::solver::KeyMode;
 
 /// A game the solver can be asked about.
 pub trait Solvable: Game + 'static {
@@ -18,8 +19,10 @@ pub trait Solvable: Game + 'static {
     fn parse(spec: GameSpec, text: &str, hash_seed: u64) -> Result<Self, String>;
     /// The game and rules of this position.
     fn spec(&self) -> GameSpec;
-    /// The same position keyed with `hash_seed` (no change where keys are exact).
-    fn reseeded(&self, hash_seed: u64) -> Self;
+    /// The same position keyed with `hash_seed` in key mode `mode` (no change where keys are
+    /// exact; [`KeyMode::Seed`] only for games that have it, which [`super::Solver::new`]
+    /// checks).
+    fn keyed(&self, hash_seed: u64, mode: KeyMode) -> Self;
     /// A move in the game's notation (`4` for a Connect Four column, `b2` for a Sogo column,
     /// `b23` for a Qubic cell).
     fn move_name(&self, mv: u64) -> String;

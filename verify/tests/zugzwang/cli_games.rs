@@ -36,6 +36,7 @@ fn bad_input_is_one_line_and_status_2() {
         &["solve", "sogo", "--time-limit", "soon"],
         &["solve", "sogo", "--strong", "--engine", "pn"],
         &["solve", "sogo", "--table", "Cargo.toml"],
+        &["solve", "connect4", "--keys", "seed"],
         &["analyze", "qubic", "--batch", "-"],
     ] {
         let o = zugzwang(args);
