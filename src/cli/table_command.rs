@@ -8,11 +8,14 @@
 use super::common::{human_bytes, parse_bytes, CliError};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use std::time::Instant;
-use zugzwang::game::{Connect4, Cube, Key};
+use zugzwang::game::{Connect4, Cube, Game, Key};
 use zugzwang::search::MemoryTable;
 use zugzwang::solver::games::Solvable;
-use zugzwang::solver::{BestMoves, Control, GameSpec, KeyMode, Question, Solver, SolverConfig};
+use zugzwang::solver::{
+    BestMoves, Control, GameSpec, KeyMode, Question, SolveError, Solver, SolverConfig,
+};
 use zugzwang::store::check::{self, CheckReport};
 use zugzwang::store::checkpoint::SEARCH_STATE;
 use zugzwang::store::entry::{Entry, Knowledge, Value};
@@ -247,7 +250,10 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
 }
 
 /// The walk of a 4x4x4 table: from the recorded start, children without a deciding entry are
-/// decided by the game's own solver with default settings and its own memory (never the store).
+/// decided by the game's own solver with default settings, its own memory (never the store) and
+/// *sound* keys, whatever keys the table was made with: a table of seed 003's keys is thereby
+/// re-checked soundly. A failure is shown at a shallowest failing position: its board, what the
+/// table says, its sound value and the line of play from the start.
 fn cube_walk(
     a: &CheckArgs,
     m: &Manifest,
@@ -269,28 +275,44 @@ fn cube_walk(
         mem_bytes: mem as u64,
         threads: 1,
         best: BestMoves::None,
-        key_mode: known,
+        key_mode: KeyMode::Sound,
         ..SolverConfig::for_game(spec)
     };
     let mut solver = Solver::new(spec, config).map_err(|e| bad(e.to_string()))?;
-    let control = Control::new();
-    let mut decide = |c: &Cube, t: i32, at_most: bool| {
-        let v = solver
-            .solve_position(c, Question::Value, None, &control)
-            .expect("an unlimited solve of a legal position answers")
-            .score;
-        if at_most {
-            v <= t
-        } else {
-            v >= t
+    // a budget of 20 ms doubling with each level (the solver keeps what it proved between tries)
+    let mut sound_value = |c: &Cube, level: Option<u32>| {
+        let limit = level.map(|l| Duration::from_millis(20) * (1u32 << l.min(20)));
+        match solver.solve_position(c, Question::Value, limit, &Control::new()) {
+            Ok(s) => Some(s.score),
+            Err(SolveError::Stopped { .. }) => None,
+            Err(e) => panic!("a legal position: {e}"),
         }
     };
-    Ok(check::walk_deciding(
-        &start,
-        lookup,
-        &mut decide,
-        a.max_positions,
-    ))
+    let mut decide = |c: &Cube, t: i32, at_most: bool, level: u32| {
+        let v = sound_value(c, Some(level))?;
+        Some(if at_most { v <= t } else { v >= t })
+    };
+    let report = check::walk_deciding(&start, lookup, &mut decide, a.max_positions);
+    if report.failures > 0 {
+        let mut p = start;
+        let mut names = Vec::new();
+        for &mv in &report.first_failure_line {
+            names.push(p.move_name(mv));
+            p.play(mv);
+        }
+        let stored: Vec<&str> = lookup(p.key()).values().map(|v| v.name()).collect();
+        let v = sound_value(&p, None).expect("no budget");
+        let sound = ["loss", "draw", "win"][(v + 1) as usize];
+        println!(
+            "BREAK at ply {} ({} keys): the table says {}, the sound value is {sound}; line from the start: {}",
+            p.ply(),
+            known.name(),
+            stored.join("+"),
+            if names.is_empty() { "(the start)".to_string() } else { names.join(" ") }
+        );
+        print!("{}", p.render());
+    }
+    Ok(report)
 }
 
 /// Decodes and solves every stored Connect Four position with few empty cells; returns failures.

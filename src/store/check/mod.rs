@@ -41,6 +41,9 @@ pub struct CheckReport {
     pub failures: u64,
     /// The first few failures, one line each.
     pub failure_lines: Vec<String>,
+    /// The moves from the start to a shallowest position whose stored value failed (empty if
+    /// none failed, or the start did).
+    pub first_failure_line: Vec<u64>,
 }
 
 impl CheckReport {
@@ -53,8 +56,10 @@ impl CheckReport {
 }
 
 /// Decides for a child without an entry whether its score (for its side to move) is `<= t`
-/// (`at_most`) or `>= t`, with `t` in `-1..=1`: an independent search, never the store.
-pub type Decide<'a, G> = &'a mut dyn FnMut(&G, i32, bool) -> bool;
+/// (`at_most`) or `>= t`, with `t` in `-1..=1`: an independent search, never the store. The last
+/// argument is a budget level (0, 1, 2, ...: each about twice the last); `None` means "not
+/// decided within it" (a search without budgets always answers).
+pub type Decide<'a, G> = &'a mut dyn FnMut(&G, i32, bool, u32) -> Option<bool>;
 
 /// One checker: the table, and the search it uses for children without entries.
 struct Judge<'a, G> {
@@ -78,13 +83,14 @@ impl<G: Game> Judge<'_, G> {
         ((-hi, -lo), Some(c))
     }
 
-    /// Whether the child `c`'s score is `<= t` (`at_most`) or `>= t`, by search.
-    fn child_test(&mut self, c: &G, t: i32, at_most: bool) -> bool {
+    /// Whether the child `c`'s score is `<= t` (`at_most`) or `>= t`, by search within the
+    /// budget of `level` (`None`: not decided within it).
+    fn child_test(&mut self, c: &G, t: i32, at_most: bool, level: u32) -> Option<bool> {
         if c.winning_moves() != 0 {
             let v = c.win_now_score();
-            return if at_most { v <= t } else { v >= t };
+            return Some(if at_most { v <= t } else { v >= t });
         }
-        (self.decide)(c, t, at_most)
+        (self.decide)(c, t, at_most, level)
     }
 
     /// Whether value `v` stored for `p` follows from its children.
@@ -112,27 +118,35 @@ impl<G: Game> Judge<'_, G> {
                 pending.push(child);
             }
         }
+        let mut open = Vec::new();
         for child in pending {
-            let Some(c) = child else {
+            match child {
+                Some(c) => open.push(c),
                 // decided without search and not good enough
-                if exists {
-                    continue;
+                None if exists => {}
+                None => return false,
+            }
+        }
+        report.by_search += open.len() as u64;
+        // The children in turns with growing budgets: a hard child that does not decide the
+        // question keeps no easy one that does waiting (the proof search's children can be
+        // anything the original search cut off).
+        for level in 0.. {
+            if open.is_empty() {
+                break;
+            }
+            let mut still = Vec::new();
+            for c in open {
+                // parent's result via this move = -child score: exists needs child <= -t,
+                // every needs child >= -t
+                match self.child_test(&c, -t, exists, level) {
+                    Some(true) if exists => return true,
+                    Some(false) if !exists => return false,
+                    Some(_) => {}
+                    None => still.push(c),
                 }
-                return false;
-            };
-            report.by_search += 1;
-            // parent's result via this move = -child score
-            let ok = if exists {
-                self.child_test(&c, -t, true) // child <= -t
-            } else {
-                self.child_test(&c, -t, false) // child >= -t
-            };
-            if exists && ok {
-                return true;
             }
-            if !exists && !ok {
-                return false;
-            }
+            open = still;
         }
         !exists
     }
@@ -149,13 +163,13 @@ pub fn walk<G: Game>(
     max_positions: u64,
 ) -> CheckReport {
     let table = MemoryTable::with_bytes(search_mem);
-    let mut decide = |c: &G, t: i32, at_most: bool| {
+    let mut decide = |c: &G, t: i32, at_most: bool, _level: u32| {
         let mut s = Unstoppable::new(&table, Options::default());
-        if at_most {
+        Some(if at_most {
             s.negamax(c, t, t + 1) <= t
         } else {
             s.negamax(c, t - 1, t) >= t
-        }
+        })
     };
     walk_deciding(start, lookup, &mut decide, max_positions)
 }
@@ -170,11 +184,16 @@ pub fn walk_deciding<G: Game>(
 ) -> CheckReport {
     let mut judge = Judge { lookup, decide };
     let mut report = CheckReport::default();
+    // positions by their exact identity, not their key: where keys can be unsound (seed 003's),
+    // two positions sharing a key must both be checked
     let mut seen = HashSet::new();
-    // a position, and how many positions without entries lead to it from the last one with
-    let mut stack = vec![(*start, 0u32)];
-    seen.insert(start.key());
-    while let Some((p, gap)) = stack.pop() {
+    // how each visited position was reached: (parent's index, move), for the line of play
+    let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
+    // breadth first, so the first failure found is a shallowest one; with each position, how
+    // many positions without entries lead to it from the last one with, and its index
+    let mut queue = std::collections::VecDeque::from([(*start, 0u32, 0usize)]);
+    seen.insert(start.id());
+    while let Some((p, gap, at)) = queue.pop_front() {
         if p.ply() >= p.max_ply() {
             continue;
         }
@@ -189,6 +208,7 @@ pub fn walk_deciding<G: Game>(
                 break;
             }
             report.positions += 1;
+            let failures = report.failures;
             match k.normalised() {
                 Err(c) => report.fail(format!("key {:#x}: stored as {c}", p.key())),
                 Ok(k) => {
@@ -205,6 +225,9 @@ pub fn walk_deciding<G: Game>(
                     }
                 }
             }
+            if failures == 0 && report.failures > 0 {
+                report.first_failure_line = line_to(&reached, at);
+            }
         }
         if p.winning_moves() != 0 {
             continue; // the game ends here for a perfect player; children are not reached
@@ -212,12 +235,25 @@ pub fn walk_deciding<G: Game>(
         for mv in Bits(p.playable()) {
             let mut c = p;
             c.play(mv);
-            if c.ply() < c.max_ply() && seen.insert(c.key()) {
-                stack.push((c, gap));
+            if c.ply() < c.max_ply() && seen.insert(c.id()) {
+                reached.push((at, mv));
+                queue.push_back((c, gap, reached.len() - 1));
             }
         }
     }
     report
+}
+
+/// The moves from the start to the position with index `at` (see `walk_deciding`).
+fn line_to(reached: &[(usize, u64)], mut at: usize) -> Vec<u64> {
+    let mut line = Vec::new();
+    while at != 0 {
+        let (parent, mv) = reached[at];
+        line.push(mv);
+        at = parent;
+    }
+    line.reverse();
+    line
 }
 
 /// How many plies in a row the walk goes through positions without entries. A search keeps a

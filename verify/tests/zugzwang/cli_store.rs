@@ -304,3 +304,111 @@ fn a_sogo_solve_killed_at_random_points_resumes_to_the_same_value() {
     assert!(check.status.success(), "{out}");
     assert!(out.contains("OK"), "{out}");
 }
+
+/// `table check` on a 4x4x4 table re-decides with sound keys: a table written with seed 003's
+/// keys (whose search called a White win a loss) and a sound table with one value flipped by hand
+/// one ply below the start both fail, at the shallowest wrong position, shown with the table's
+/// value, the sound value and the line of play; the untouched sound table passes.
+#[test]
+fn table_check_finds_seed_key_errors_and_a_planted_break_at_the_shallowest_position() {
+    use zugzwang::game::cube::Cube;
+    use zugzwang::game::{Bits, Game, Rules};
+    use zugzwang::solver::games::Solvable;
+    use zugzwang::solver::{GameSpec, KeyMode};
+    use zugzwang::store::entry::Entry;
+    use zugzwang::store::run_file::write_run;
+
+    let check = |dir: &Path| {
+        let o = zugzwang()
+            .args(["table", "check", "--mem", "64M"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+        )
+    };
+    let solve_into = |dir: &Path, position: &str, keys: &str| {
+        let o = zugzwang()
+            .args(["solve", "sogo", position, "--quiet", "--threads", "1"])
+            .args(["--mem", "4M", "--keys", keys, "--table"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+
+    // seed keys: the search's wrong value is caught at the start
+    let seed = tempfile::tempdir().unwrap();
+    solve_into(seed.path(), "0x60c2c318ae1072b9:0x82182ce251ea8d46", "seed");
+    let (code, out) = check(seed.path());
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("BREAK at ply 52 (seed keys): the table says at-most-draw, the sound value is win; line from the start: (the start)"),
+        "{out}"
+    );
+
+    // a sound table passes; the same with one child's value flipped fails there
+    let start_text = "0x0000042000808e38:0x00000040046031c1"; // preset p0_20
+    let good = tempfile::tempdir().unwrap();
+    solve_into(good.path(), start_text, "sound");
+    assert_eq!(check(good.path()).0, Some(0));
+    let spec = GameSpec::Cube(Rules::Sogo);
+    let m = Manifest::read(good.path()).unwrap().unwrap();
+    let start = <Cube as Solvable>::parse(spec, start_text, m.hash_seed)
+        .unwrap()
+        .keyed(m.hash_seed, KeyMode::Sound);
+    let mut entries: Vec<u64> = Vec::new();
+    for (_, path) in run_files(good.path()).unwrap() {
+        // SAFETY: the test's own finished table.
+        let run = unsafe { Run::open(&path, None, Verify::Full) }.unwrap();
+        entries.extend_from_slice(run.entries());
+    }
+    let key_of = |e: u64| Entry::from_word(e).key();
+    let (victim_move, victim) = Bits(start.playable())
+        .find_map(|mv| {
+            let mut c = start;
+            c.play(mv);
+            let k = c.key();
+            let mine: Vec<u64> = entries
+                .iter()
+                .copied()
+                .filter(|&e| key_of(e) == k)
+                .collect();
+            (mine.len() == 1).then(|| (c.move_name(mv), mine[0]))
+        })
+        .expect("a child of the start with one entry");
+    let flipped = Entry::new(key_of(victim), Entry::from_word(victim).value().negated()).word();
+    let mut lying: Vec<u64> = entries
+        .iter()
+        .map(|&e| if e == victim { flipped } else { e })
+        .collect();
+    lying.sort_unstable();
+    lying.dedup();
+    let liar = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        good.path().join("manifest.json"),
+        liar.path().join("manifest.json"),
+    )
+    .unwrap();
+    let n = lying.len() as u64;
+    write_run(
+        liar.path(),
+        "run-0000000001.zzr",
+        &m.identity(),
+        lying.into_iter().map(Ok),
+        n,
+    )
+    .unwrap();
+    let (code, out) = check(liar.path());
+    assert_eq!(code, Some(1), "{out}");
+    let stored = Entry::from_word(flipped).value();
+    assert!(
+        out.contains(&format!(
+            "BREAK at ply 21 (sound keys): the table says {}",
+            stored.name()
+        )) && out.contains(&format!("line from the start: {victim_move}\n")),
+        "{out}"
+    );
+}
