@@ -5,6 +5,7 @@
 mod args;
 mod batch;
 mod common;
+mod recheck;
 mod report;
 mod runs;
 mod show;

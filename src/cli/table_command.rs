@@ -31,6 +31,9 @@ pub enum TableCommand {
     Stats(StatsArgs),
     /// Verify checksums, sort order, and that every stored value is justified.
     Check(CheckArgs),
+    /// A seed-keyed table (`--keys seed`): re-decide every stored value with sound keys,
+    /// shallowest first; "holds", or the shallowest break with its line of play.
+    Recheck(super::recheck::RecheckArgs),
 }
 
 /// Arguments of `table stats`.
@@ -62,12 +65,13 @@ pub fn run(cmd: &TableCommand) -> Result<i32, CliError> {
     match cmd {
         TableCommand::Stats(a) => stats(a),
         TableCommand::Check(a) => check_dir(a),
+        TableCommand::Recheck(a) => super::recheck::run(a),
     }
 }
 
 /// The directory's manifest and its shared lock (taken once the directory is known to be a store,
 /// so that pointing the command at another directory leaves no lock file there).
-fn manifest_of(dir: &Path) -> Result<(Manifest, DirLock), CliError> {
+pub(super) fn manifest_of(dir: &Path) -> Result<(Manifest, DirLock), CliError> {
     match Manifest::read(dir) {
         Ok(Some(m)) => {
             let lock = DirLock::shared(dir).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -82,7 +86,7 @@ fn manifest_of(dir: &Path) -> Result<(Manifest, DirLock), CliError> {
 }
 
 /// Opens every run of `dir` with full verification: the good ones, and one line per bad one.
-fn open_runs(dir: &Path, m: &Manifest) -> Result<(Vec<Run>, Vec<String>), CliError> {
+pub(super) fn open_runs(dir: &Path, m: &Manifest) -> Result<(Vec<Run>, Vec<String>), CliError> {
     let files = run_files(dir).map_err(|e| CliError::Failed(e.to_string()))?;
     let id = m.identity();
     let (mut good, mut bad) = (Vec::new(), Vec::new());
