@@ -8,10 +8,10 @@
 //!
 //! It goes breadth-first from the recorded start, so the first break it meets is a shallowest
 //! one: the earliest place the seed's argument goes wrong, which is the one that matters for a
-//! claim about the start. Positions are found the way `store::check::walk_deciding` finds them
-//! (through positions with entries, at most [`GAP`] plies in a row without), looked up under the
-//! seed keys the table was written with, and told apart by sound keys (the seed keys would merge
-//! exactly the positions the walk must not confuse).
+//! claim about the start. Positions are found by the walk of `table check`
+//! (`store::check::walk_entries`: through positions with entries, a few plies without), looked
+//! up under the seed keys the table was written with, and told apart by their exact identity
+//! (the seed keys would merge exactly the positions the walk must not confuse).
 //!
 //! A separate subcommand rather than a flag of `table check`: `check` asks "is the table
 //! consistent under its own keys", `recheck` asks "are its values true"; they answer differently
@@ -19,18 +19,15 @@
 //! table's values are already checked by `check`).
 
 use super::common::{parse_bytes, CliError};
+use super::table_command::{cube_start, manifest_of, open_runs, runs_lookup, sound_solver};
 use clap::Args;
-use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-use zugzwang::game::{Bits, Cube, Game, Key};
+use std::time::Instant;
+use zugzwang::game::{Cube, Game, Key};
 use zugzwang::solver::budget::parse_duration;
-use zugzwang::solver::games::Solvable;
-use zugzwang::solver::{
-    BestMoves, Control, GameSpec, KeyMode, Question, SolveError, Solver, SolverConfig,
-};
+use zugzwang::solver::{Control, GameSpec, KeyMode, Question, SolveError};
+use zugzwang::store::check;
 use zugzwang::store::entry::{Knowledge, Value};
-use zugzwang::store::run_file::Run;
 
 /// Arguments of `table recheck`.
 #[derive(Args)]
@@ -48,9 +45,6 @@ pub struct RecheckArgs {
     #[arg(long)]
     pub time_limit: Option<String>,
 }
-
-/// How many plies in a row the walk goes through positions without entries (as `table check`).
-const GAP: u32 = 2;
 
 /// Where the seed's table and the sound search disagree first.
 #[derive(Debug)]
@@ -80,19 +74,9 @@ pub struct Recheck {
     pub broken: Option<Break>,
 }
 
-/// Whether a stored bound holds for a score.
-fn holds(v: Value, score: i32) -> bool {
-    match v {
-        Value::Loss => score <= -1,
-        Value::AtMostDraw => score <= 0,
-        Value::AtLeastDraw => score >= 0,
-        Value::Win => score >= 1,
-    }
-}
-
-/// The walk itself: from `start` (keyed as the table was), breadth-first through positions
-/// with entries, each stored value re-decided by `sound`, which answers the sound value of a
-/// position or `None` if it ran out of time.
+/// The walk itself ([`check::walk_entries`]: breadth first through the positions with entries,
+/// from `start` keyed as the table was), each stored value re-decided by `sound`, which answers
+/// the sound value of a position or `None` if it ran out of time.
 pub fn walk(
     start: &Cube,
     lookup: &dyn Fn(Key) -> Knowledge,
@@ -100,58 +84,37 @@ pub fn walk(
     max_positions: u64,
 ) -> Recheck {
     let mut r = Recheck::default();
-    let sound_key = |p: &Cube| p.with_seed_keys(false).key();
-    let mut seen = HashSet::from([sound_key(start)]);
-    let mut queue = VecDeque::from([(*start, 0u32, Vec::new())]);
-    while let Some((p, gap, line)) = queue.pop_front() {
-        if p.ply() >= p.max_ply() {
-            continue;
-        }
-        let k = lookup(p.key());
-        let gap = if k.is_empty() { gap + 1 } else { 0 };
-        if gap > GAP {
-            continue;
-        }
-        if !k.is_empty() {
-            if max_positions > 0 && r.decided >= max_positions {
-                r.truncated = true;
-                break;
+    r.truncated = check::walk_entries(start, lookup, max_positions, &mut |p, k, line| {
+        r.decided += 1;
+        let Some(v) = sound(p) else {
+            r.open += 1;
+            return true;
+        };
+        // a contradictory pair of bounds (stored as both a win and a loss) breaks at whichever
+        // of them fails
+        for stored in k.values() {
+            if !stored.holds_for(v) {
+                let mut at = *start;
+                let names = line()
+                    .into_iter()
+                    .map(|mv| {
+                        let name = at.move_name(mv);
+                        at.play(mv);
+                        name
+                    })
+                    .collect();
+                r.broken = Some(Break {
+                    position: p.with_seed_keys(false),
+                    stored,
+                    sound: v,
+                    line: names,
+                });
+                return false;
             }
-            r.decided += 1;
-            match sound(&p) {
-                None => r.open += 1,
-                Some(v) => {
-                    // a contradictory pair of bounds (stored as both a win and a loss) breaks
-                    // at whichever of them fails
-                    for stored in k.values() {
-                        if holds(stored, v) {
-                            r.held += 1;
-                        } else {
-                            r.broken = Some(Break {
-                                position: p.with_seed_keys(false),
-                                stored,
-                                sound: v,
-                                line,
-                            });
-                            return r;
-                        }
-                    }
-                }
-            }
+            r.held += 1;
         }
-        if p.winning_moves() != 0 {
-            continue; // a perfect player ends the game here
-        }
-        for mv in Bits(p.playable()) {
-            let mut c = p;
-            c.play(mv);
-            if c.ply() < c.max_ply() && seen.insert(sound_key(&c)) {
-                let mut l = line.clone();
-                l.push(p.move_name(mv));
-                queue.push_back((c, gap, l));
-            }
-        }
-    }
+        true
+    });
     r
 }
 
@@ -164,26 +127,20 @@ pub fn run(a: &RecheckArgs) -> Result<i32, CliError> {
             Some(parse_duration(t).map_err(|e| CliError::BadInput(format!("--time-limit: {e}")))?)
         }
     };
-    let (m, _lock) = super::table_command::manifest_of(&a.dir)?;
+    let (m, _lock) = manifest_of(&a.dir)?;
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
     let spec = GameSpec::from_name(&m.game, None)
         .ok()
         .filter(|s| matches!(s, GameSpec::Cube(_)))
         .ok_or_else(|| bad(format!("not a 4x4x4 table ({})", m.game)))?;
-    if spec
-        .store_manifest(KeyMode::Seed, m.hash_seed, &m.start)
-        .variant
-        != m.variant
-    {
+    if spec.store_key_mode(&m) != Some(KeyMode::Seed) {
         return Err(bad(format!(
             "not seed-keyed ({}); table check re-checks sound tables",
             m.variant
         )));
     }
-    let start = <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
-        .map_err(|e| bad(format!("recorded start: {e}")))?
-        .keyed(m.hash_seed, KeyMode::Seed);
-    let (runs, damaged) = super::table_command::open_runs(&a.dir, &m)?;
+    let start = cube_start(spec, &m, KeyMode::Seed).map_err(bad)?;
+    let (runs, damaged) = open_runs(&a.dir, &m)?;
     if let Some(first) = damaged.first() {
         return Err(CliError::Failed(format!(
             "{} damaged run(s), first: {first}; table check says more",
@@ -191,50 +148,17 @@ pub fn run(a: &RecheckArgs) -> Result<i32, CliError> {
         )));
     }
     let t0 = Instant::now();
-    let r = recheck_runs(
-        spec,
-        &start,
-        &runs,
-        mem,
-        limit,
-        a.max_positions,
-        m.hash_seed,
-    );
-    print!("{}", report(&r, &m.start));
-    println!("in {:.1} s", t0.elapsed().as_secs_f64());
-    Ok(if r.broken.is_some() { 1 } else { 0 })
-}
-
-/// The walk over `runs`, each value re-decided by a sound solver with `mem` bytes, one thread.
-pub fn recheck_runs(
-    spec: GameSpec,
-    start: &Cube,
-    runs: &[Run],
-    mem: u64,
-    limit: Option<Duration>,
-    max_positions: u64,
-    hash_seed: u64,
-) -> Recheck {
-    let lookup = |key: Key| {
-        runs.iter()
-            .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
-    };
-    let config = SolverConfig {
-        mem_bytes: mem,
-        threads: 1,
-        best: BestMoves::None,
-        key_mode: KeyMode::Sound,
-        hash_seed,
-        ..SolverConfig::for_game(spec)
-    };
-    let mut solver = Solver::new(spec, config).expect("the defaults run");
+    let mut solver = sound_solver(spec, mem, m.hash_seed);
     let control = Control::new();
     let mut sound = |c: &Cube| match solver.solve_position(c, Question::Value, limit, &control) {
         Ok(s) => Some(s.score),
         Err(SolveError::Stopped { .. }) => None,
         Err(e) => panic!("a sound solve of a legal position: {e}"),
     };
-    walk(start, &lookup, &mut sound, max_positions)
+    let r = walk(&start, &runs_lookup(&runs), &mut sound, a.max_positions);
+    print!("{}", report(&r, &m.start));
+    println!("in {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(if r.broken.is_some() { 1 } else { 0 })
 }
 
 /// The verdict as text.
@@ -279,7 +203,7 @@ pub fn report(r: &Recheck, start: &str) -> String {
 mod tests {
     use super::*;
     use std::collections::HashMap;
-    use zugzwang::game::Rules;
+    use zugzwang::game::{Bits, Rules};
     use zugzwang::search::reference::minimax;
     use zugzwang::store::entry::Entry;
     use zugzwang::store::run_file::write_run;
@@ -353,7 +277,7 @@ mod tests {
             let b = r.broken.as_ref().expect("the flipped value breaks");
             assert_eq!(b.line, vec![name.unwrap()]);
             assert_eq!(b.position.ply(), p.ply() + 1);
-            assert!(!holds(b.stored, b.sound));
+            assert!(!b.stored.holds_for(b.sound));
             assert_eq!(b.sound, minimax(&b.position).signum());
             let text = report(&r, &p.to_hex());
             assert!(

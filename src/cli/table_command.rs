@@ -200,10 +200,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     if cross_ok {
         println!("across runs: no contradictions ({keys} normalised entries)");
     }
-    let lookup = |key: Key| {
-        runs.iter()
-            .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
-    };
+    let lookup = runs_lookup(&runs);
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
             let (w, h) = connect4_size(&m.variant).ok_or_else(|| {
@@ -253,6 +250,35 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
+/// What the runs together know about a key.
+pub(super) fn runs_lookup(runs: &[Run]) -> impl Fn(Key) -> Knowledge + '_ {
+    move |key| {
+        runs.iter()
+            .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
+    }
+}
+
+/// The recorded start of a 4x4x4 table, keyed as the table was (`keys`).
+pub(super) fn cube_start(spec: GameSpec, m: &Manifest, keys: KeyMode) -> Result<Cube, String> {
+    <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
+        .map(|g| g.keyed(m.hash_seed, keys))
+        .map_err(|e| format!("recorded start: {e}"))
+}
+
+/// The independent judge of the checks: the game's solver with its defaults, one thread,
+/// `mem` bytes of its own and *sound* keys, whatever keys the table was made with.
+pub(super) fn sound_solver(spec: GameSpec, mem: u64, hash_seed: u64) -> Solver {
+    let config = SolverConfig {
+        mem_bytes: mem,
+        threads: 1,
+        best: BestMoves::None,
+        key_mode: KeyMode::Sound,
+        hash_seed,
+        ..SolverConfig::for_game(spec)
+    };
+    Solver::new(spec, config).expect("the game's defaults with sound keys run")
+}
+
 /// The walk of a 4x4x4 table: from the recorded start, children without a deciding entry are
 /// decided by the game's own solver with default settings, its own memory (never the store) and
 /// *sound* keys, whatever keys the table was made with: a table of seed 003's keys is thereby
@@ -268,21 +294,11 @@ fn cube_walk(
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
     let spec = GameSpec::from_name(name, None)
         .map_err(|_| bad(format!("table check does not know the game '{name}'")))?;
-    let known = KeyMode::ALL
-        .into_iter()
-        .find(|&k| spec.store_manifest(k, m.hash_seed, &m.start).variant == m.variant)
+    let known = spec
+        .store_key_mode(m)
         .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
-    let start = <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
-        .map_err(|e| bad(format!("recorded start: {e}")))?
-        .keyed(m.hash_seed, known);
-    let config = SolverConfig {
-        mem_bytes: mem as u64,
-        threads: 1,
-        best: BestMoves::None,
-        key_mode: KeyMode::Sound,
-        ..SolverConfig::for_game(spec)
-    };
-    let mut solver = Solver::new(spec, config).map_err(|e| bad(e.to_string()))?;
+    let start = cube_start(spec, m, known).map_err(bad)?;
+    let mut solver = sound_solver(spec, mem as u64, m.hash_seed);
     // a budget of 20 ms doubling with each level (the solver keeps what it proved between tries)
     let mut sound_value = |c: &Cube, level: Option<u32>| {
         let limit = level.map(|l| Duration::from_millis(20) * (1u32 << l.min(20)));

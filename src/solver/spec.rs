@@ -75,6 +75,16 @@ impl GameSpec {
         }
     }
 
+    /// The key mode a store made for this game was written with, from its manifest (`None`: the
+    /// manifest names another board or an unknown key mode).
+    pub fn store_key_mode(self, manifest: &Manifest) -> Option<KeyMode> {
+        KeyMode::ALL.into_iter().find(|&k| {
+            self.store_manifest(k, manifest.hash_seed, &manifest.start)
+                .variant
+                == manifest.variant
+        })
+    }
+
     /// A game by name (`connect4`, `sogo`, `sogo-g`, `qubic`), with a board size for Connect
     /// Four (`None`: 7x6; refused for the 4x4x4 games, whose board is fixed).
     pub fn from_name(name: &str, size: Option<&str>) -> Result<GameSpec, SpecError> {

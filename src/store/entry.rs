@@ -70,6 +70,16 @@ impl Value {
         Value::from_code(3 - self.code())
     }
 
+    /// Whether this fact holds for a position whose score for the side to move is `score`.
+    pub fn holds_for(self, score: i32) -> bool {
+        match self {
+            Value::Loss => score <= -1,
+            Value::AtMostDraw => score <= 0,
+            Value::AtLeastDraw => score >= 0,
+            Value::Win => score >= 1,
+        }
+    }
+
     /// Short lowercase name for messages and histograms.
     pub fn name(self) -> &'static str {
         match self {

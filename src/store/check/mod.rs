@@ -184,15 +184,55 @@ pub fn walk_deciding<G: Game>(
 ) -> CheckReport {
     let mut judge = Judge { lookup, decide };
     let mut report = CheckReport::default();
-    // positions by their exact identity, not their key: where keys can be unsound (seed 003's),
-    // two positions sharing a key must both be checked
-    let mut seen = HashSet::new();
-    // how each visited position was reached: (parent's index, move), for the line of play
+    report.truncated = walk_entries(start, lookup, max_positions, &mut |p, k, line| {
+        report.positions += 1;
+        let failures = report.failures;
+        match k.normalised() {
+            Err(c) => report.fail(format!("key {:#x}: stored as {c}", p.key())),
+            Ok(k) => {
+                for v in k.values() {
+                    if judge.justify(p, v, &mut report) {
+                        report.justified += 1;
+                    } else {
+                        report.fail(format!(
+                            "key {:#x} (ply {}): stored {v}, not justified by its children",
+                            p.key(),
+                            p.ply()
+                        ));
+                    }
+                }
+            }
+        }
+        if failures == 0 && report.failures > 0 {
+            report.first_failure_line = line();
+        }
+        true
+    });
+    report
+}
+
+/// A visitor of [`walk_entries`]: the position, its entry, and a way to get the moves from the
+/// start to it; returns whether the walk goes on.
+pub type Visit<'a, G> = &'a mut dyn FnMut(&G, Knowledge, &dyn Fn() -> Vec<u64>) -> bool;
+
+/// Visits, breadth first from `start`, every position that has an entry in `lookup`, following
+/// moves through positions with entries and at most [`WALK_GAP`] plies in a row without, each
+/// position once by its exact identity (where keys are unsound, as seed 003's, two positions
+/// sharing a key must both be visited). `visit` gets the position, its entry and a way to get
+/// the moves from the start to it, and returns whether to go on. At most `max_positions`
+/// positions are visited (0: all); returns whether that limit stopped the walk.
+pub fn walk_entries<G: Game>(
+    start: &G,
+    lookup: &dyn Fn(Key) -> Knowledge,
+    max_positions: u64,
+    visit: Visit<'_, G>,
+) -> bool {
+    let mut seen = HashSet::from([start.id()]);
+    // how each queued position was reached: (parent's index, move)
     let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
-    // breadth first, so the first failure found is a shallowest one; with each position, how
-    // many positions without entries lead to it from the last one with, and its index
+    // with each position: how many positions without entries lead to it, and its index
     let mut queue = std::collections::VecDeque::from([(*start, 0u32, 0usize)]);
-    seen.insert(start.id());
+    let mut visited = 0u64;
     while let Some((p, gap, at)) = queue.pop_front() {
         if p.ply() >= p.max_ply() {
             continue;
@@ -203,30 +243,12 @@ pub fn walk_deciding<G: Game>(
             continue;
         }
         if !k.is_empty() {
-            if max_positions > 0 && report.positions >= max_positions {
-                report.truncated = true;
-                break;
+            if max_positions > 0 && visited >= max_positions {
+                return true;
             }
-            report.positions += 1;
-            let failures = report.failures;
-            match k.normalised() {
-                Err(c) => report.fail(format!("key {:#x}: stored as {c}", p.key())),
-                Ok(k) => {
-                    for v in k.values() {
-                        if judge.justify(&p, v, &mut report) {
-                            report.justified += 1;
-                        } else {
-                            report.fail(format!(
-                                "key {:#x} (ply {}): stored {v}, not justified by its children",
-                                p.key(),
-                                p.ply()
-                            ));
-                        }
-                    }
-                }
-            }
-            if failures == 0 && report.failures > 0 {
-                report.first_failure_line = line_to(&reached, at);
+            visited += 1;
+            if !visit(&p, k, &|| line_to(&reached, at)) {
+                return false;
             }
         }
         if p.winning_moves() != 0 {
@@ -241,10 +263,10 @@ pub fn walk_deciding<G: Game>(
             }
         }
     }
-    report
+    false
 }
 
-/// The moves from the start to the position with index `at` (see `walk_deciding`).
+/// The moves from the start to the position with index `at` (see [`walk_entries`]).
 fn line_to(reached: &[(usize, u64)], mut at: usize) -> Vec<u64> {
     let mut line = Vec::new();
     while at != 0 {
