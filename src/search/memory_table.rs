@@ -130,7 +130,13 @@ impl MemoryTable {
     /// The first slot of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: Key) -> usize {
-        self.growth.bucket(mix(key) >> 20) * 2
+        self.bucket_of_mixed(mix(key))
+    }
+
+    /// The first slot of the bucket of a key whose mixed hash is `h`.
+    #[inline]
+    fn bucket_of_mixed(&self, h: u64) -> usize {
+        self.growth.bucket(h >> 20) * 2
     }
 
     #[inline]
@@ -171,12 +177,13 @@ impl Table for MemoryTable {
 
     #[inline]
     fn store(&self, key: Key, bounds: Bounds, work: u64) {
-        let b = self.bucket(key);
+        let h = mix(key);
+        let b = self.bucket_of_mixed(h);
         let raw = key.get(); // what a slot holds
         let d = pack(bounds, work, self.current_generation());
         let new_work = (d >> 23) & 63;
         let slots = self.slots();
-        let grows = |old: u64| !self.live(old) && self.growth.inserted(mix(key));
+        let grows = |old: u64| !self.live(old) && self.growth.inserted(h);
         // same key in the work slot: update it there
         if self.read(b, key).is_some() {
             slots[b].store(raw, d);

@@ -5,7 +5,7 @@
 pub use crate::search::proof::RootNumbers;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Why a solve stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,28 +110,37 @@ impl Control {
 
     /// Runs `work` while a timer raises the stop flag when `limit` has passed.
     pub(crate) fn run_timed<R>(&self, limit: Option<Duration>, work: impl FnOnce() -> R) -> R {
-        let Some(limit) = limit else {
-            return work();
-        };
-        let deadline = Instant::now() + limit;
-        let (done, wait) = mpsc::channel::<()>();
-        std::thread::scope(|s| {
-            s.spawn(move || {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
-                    self.raise(StopReason::TimeLimit);
-                }
-            });
-            let r = work();
-            drop(done);
-            r
-        })
+        match limit {
+            Some(limit) => with_ticks(limit, || self.raise(StopReason::TimeLimit), work),
+            None => work(),
+        }
     }
+}
+
+/// Runs `work` on this thread while another calls `tick` every `period`; the ticks end, at
+/// once, when the work does.
+pub(crate) fn with_ticks<R>(
+    period: Duration,
+    mut tick: impl FnMut() + Send,
+    work: impl FnOnce() -> R,
+) -> R {
+    let (done, wait) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(period) {
+                tick();
+            }
+        });
+        let r = work();
+        drop(done);
+        r
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn the_first_reason_sticks_and_the_timer_fires() {

@@ -3,14 +3,13 @@
 //! value with its best moves, or the value of every move.
 
 use super::config::{BestMoves, Engine, Mode, SolverConfig};
-use super::control::Control;
+use super::control::{with_ticks, Control};
 use super::games::{game_over_score, Solvable};
 use crate::game::Bits;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
 use crate::store::{Store, StoreError};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How often a proof search over a position store saves a snapshot of its table for resuming
@@ -293,26 +292,20 @@ pub(crate) fn proof_number<G: Solvable>(
     analyze: bool,
 ) -> Result<Found, Stopped> {
     let start = Instant::now();
-    let (done, wait) = mpsc::channel::<()>();
-    let found = std::thread::scope(|s| {
-        s.spawn(move || {
-            let every = tables.save_every;
-            let mut next_save = Instant::now() + every;
-            let tick = Duration::from_secs(1).min(every);
-            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(tick) {
-                tables.report(control);
-                if tables.store().is_some() && Instant::now() >= next_save {
-                    let took = Instant::now();
-                    tables.save_search_state();
-                    next_save = Instant::now() + every.max(20 * took.elapsed());
-                }
-            }
-        });
-        let found = proof_number_search(g, tables, cfg, control, analyze);
-        drop(done);
-        found
+    let every = tables.save_every;
+    let mut next_save = start + every;
+    let housekeeping = || {
+        tables.report(control);
+        if Instant::now() >= next_save {
+            let took = Instant::now();
+            tables.save_search_state();
+            next_save = Instant::now() + every.max(20 * took.elapsed());
+        }
+    };
+    let found = with_ticks(Duration::from_secs(1).min(every), housekeeping, || {
+        proof_number_search(g, tables, cfg, control, analyze)
     });
-    // (after the housekeeping thread has ended, so that no save of it comes after this)
+    // (after the housekeeping has ended, so that no save of it comes after this)
     match found {
         // stopped: the snapshot lets the same command go on from here
         Err(Stopped) => tables.save_search_state(),

@@ -187,6 +187,17 @@ impl Store {
         super::checkpoint::remove(&d.dir).inspect_err(|e| d.fail(e.clone()))
     }
 
+    /// Keeps proven `bounds` for `key` in memory, and on disk if `to_disk` says so.
+    #[inline]
+    fn keep(&self, key: Key, bounds: Bounds, work: u64, to_disk: impl FnOnce(&Disk) -> bool) {
+        self.mem.store(key, bounds, work);
+        if let Some(d) = &self.disk {
+            if to_disk(d) {
+                d.add(key, bounds);
+            }
+        }
+    }
+
     /// Bytes the runs keep in memory (Bloom filters and fences).
     pub fn resident_bytes(&self) -> u64 {
         self.disk.as_ref().map_or(0, |d| {
@@ -264,12 +275,7 @@ impl Table for Store {
 
     #[inline]
     fn store(&self, key: Key, bounds: Bounds, work: u64) {
-        self.mem.store(key, bounds, work);
-        if let Some(d) = &self.disk {
-            if work >= d.cfg.min_work {
-                d.add(key, bounds);
-            }
-        }
+        self.keep(key, bounds, work, |d| work >= d.cfg.min_work);
     }
 
     /// Forgets the memory layer; the disk layer keeps everything (it holds proven facts that
@@ -289,10 +295,7 @@ impl Settled for Store {
     }
 
     fn record(&self, key: Key, bounds: Bounds, work: u64) {
-        self.mem.store(key, bounds, work);
-        if let Some(d) = &self.disk {
-            d.add(key, bounds);
-        }
+        self.keep(key, bounds, work, |_| true);
     }
 }
 

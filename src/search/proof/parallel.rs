@@ -27,6 +27,38 @@ impl Shared {
     }
 }
 
+/// What a worker counted, handed back to the search that started it.
+struct Counts {
+    nodes: u64,
+    forcing_wins: u64,
+    endgame_nodes: u64,
+    split_choices: u64,
+    settled_hits: u64,
+    recorded: u64,
+}
+
+impl Counts {
+    fn of(w: &ProofSearch<'_>) -> Counts {
+        Counts {
+            nodes: w.nodes,
+            forcing_wins: w.forcing_wins,
+            endgame_nodes: w.endgame_nodes,
+            split_choices: w.split_choices,
+            settled_hits: w.settled_hits,
+            recorded: w.recorded,
+        }
+    }
+
+    fn add_to(self, s: &mut ProofSearch<'_>) {
+        s.nodes += self.nodes;
+        s.forcing_wins += self.forcing_wins;
+        s.endgame_nodes += self.endgame_nodes;
+        s.split_choices += self.split_choices;
+        s.settled_hits += self.settled_hits;
+        s.recorded += self.recorded;
+    }
+}
+
 #[inline]
 pub(super) fn busy_slot(tag: u64) -> usize {
     (tag.wrapping_mul(0xd6e8_feb8_6659_fd93) >> (64 - BUSY_SLOTS.trailing_zeros())) as usize
@@ -83,29 +115,13 @@ impl<'t> ProofSearch<'t> {
                     let mut w = self.worker(&shared, ForcingSearch::new(budget), share);
                     scope.spawn(move || {
                         let r = w.attacker_wins_then_end_all(g);
-                        (
-                            r,
-                            w.nodes,
-                            w.forcing_wins,
-                            w.endgame_nodes,
-                            w.split_choices,
-                            w.settled_hits,
-                            w.recorded,
-                        )
+                        (r, Counts::of(&w))
                     })
                 })
                 .collect();
             let mut w = self.worker(&shared, own_forcing, share);
             let r = w.attacker_wins_then_end_all(g);
-            let mut results = vec![(
-                r,
-                w.nodes,
-                w.forcing_wins,
-                w.endgame_nodes,
-                w.split_choices,
-                w.settled_hits,
-                w.recorded,
-            )];
+            let mut results = vec![(r, Counts::of(&w))];
             results.extend(
                 helpers
                     .into_iter()
@@ -115,15 +131,8 @@ impl<'t> ProofSearch<'t> {
         });
         self.forcing = own;
         let mut answer = Err(Halt::Abandoned);
-        for (r, nodes, forcing_wins, endgame_nodes, split_choices, settled_hits, recorded) in
-            results
-        {
-            self.settled_hits += settled_hits;
-            self.recorded += recorded;
-            self.nodes += nodes;
-            self.split_choices += split_choices;
-            self.forcing_wins += forcing_wins;
-            self.endgame_nodes += endgame_nodes;
+        for (r, counts) in results {
+            counts.add_to(self);
             answer = match (answer, r) {
                 (Ok(a), Ok(b)) => {
                     debug_assert_eq!(a, b, "two threads disagree");

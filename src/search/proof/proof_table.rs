@@ -85,7 +85,13 @@ impl ProofTable {
     /// The first slot of `tag`'s bucket.
     #[inline]
     fn bucket(&self, tag: u64) -> usize {
-        self.growth.bucket(mix(tag) >> 16) * WAYS
+        self.bucket_of_mixed(mix(tag))
+    }
+
+    /// The first slot of the bucket of a tag whose mixed hash is `h`.
+    #[inline]
+    fn bucket_of_mixed(&self, h: u64) -> usize {
+        self.growth.bucket(h >> 16) * WAYS
     }
 
     /// Asks the processor to start loading `tag`'s bucket (a hint: several loads in flight
@@ -139,7 +145,8 @@ impl ProofTable {
         };
         let log_work = (u64::BITS - work.leading_zeros()).min(63) as u64;
         let data = phi as u64 | (delta as u64) << NUMBER_BITS | log_work << WORK_SHIFT;
-        let b = self.bucket(tag);
+        let h = mix(tag);
+        let b = self.bucket_of_mixed(h);
         let bucket = &self.slots()[b..b + WAYS];
         // the entry itself, else an empty slot, else the one with the least work
         let slot = (0..WAYS)
@@ -154,7 +161,7 @@ impl ProofTable {
             });
         let was_empty = bucket[slot].data() == 0;
         bucket[slot].store(tag, data);
-        if was_empty && self.growth.inserted(mix(tag)) {
+        if was_empty && self.growth.inserted(h) {
             self.growth.grow(|old| self.split(old));
         }
     }
