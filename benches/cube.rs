@@ -18,13 +18,7 @@ use zugzwang::search::order;
 use zugzwang::solver::{
     BestMoves, Control, Engine, GameSpec, Question, SolveError, Solver, SolverConfig,
 };
-
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
+use zugzwang::util::rng::xorshift;
 
 /// Plays random games to the end: per stone, the playable set, the immediate-win test of the
 /// side to move (which needs the threat update done by `play`) and the play itself.
@@ -168,12 +162,7 @@ fn careful_random(plies: u32, seed: &mut u64) -> Cube {
 /// non-losing moves the move ordering ranks highest (seed 003's weights and ours), at random;
 /// restarts if a game ends early or the side to move can win at once.
 fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
-    let start = Cube::new(Rules::Sogo);
-    loop {
-        if let Some(moves) = order::plausible_line(&start, plies, 3, || xorshift(seed)) {
-            return moves;
-        }
-    }
+    order::plausible_game(&Cube::new(Rules::Sogo), plies, 3, seed)
 }
 
 /// The bench's command line (after `--`).

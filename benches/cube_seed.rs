@@ -1,16 +1,22 @@
 //! Seed 003's keys side by side with the sound keys (issue #16): the eight Sogo presets of
-//! `verify/data/cube/sogo-presets.txt` and careful random positions per ply band, each solved
-//! twice through the solver API — `--keys sound` and `--keys seed`, same engine, threads and
-//! memory, each with the same time limit — printing value and nodes per mode, then a summary:
-//! disagreements by ply band and direction (which side the seed's keys favour), and the node
-//! ratio seed/sound over the positions both modes finished.
+//! `verify/data/cube/sogo-presets.txt`, careful random positions per ply band and the positions
+//! of the cost forecast's games of plausible play, each solved twice through the solver API —
+//! `--keys sound` and `--keys seed`, same engine (our proof search, or `--engine seed`, the
+//! seed's own search), threads and memory, each with the same time limit — printing value and
+//! nodes per mode, then a summary: disagreements by group and direction (which side the seed's
+//! keys favour), and the node ratio seed/sound over the positions both modes finished.
 //!
-//! `cargo bench --bench cube_seed -- [--bands 8,10,12] [--count 200] [--seconds 10]
-//! [--threads 1] [--mem 64M] [--game sogo|sogo-g|qubic] [--no-presets]`. A band is a number of
-//! empty cells. A solve stopped by the time limit is reported as unfinished, never as a value.
+//! `cargo bench --bench cube_seed -- [--engine pn|seed] [--bands 8,10,12] [--count 200]
+//! [--seconds 10] [--threads 1] [--mem 64M] [--game sogo|sogo-g|qubic] [--no-presets]
+//! [--lines 3 --plies 28,26,24]`. A band is a number of empty cells; `--lines N` adds the
+//! positions after each of `--plies` stones of the first N forecast games (`benches/cube.rs
+//! forecast --lines`, same games), each game from its largest ply backwards until both modes
+//! are unfinished; `--seed-only` solves with seed keys alone (a cost curve). A solve stopped by the time limit is reported as unfinished, never as a
+//! value.
 
 use std::time::Duration;
 use zugzwang::game::{Cube, Game, Rules};
+use zugzwang::search::order;
 use zugzwang::solver::{
     BestMoves, Control, GameSpec, KeyMode, Question, SolveError, Solver, SolverConfig,
 };
@@ -20,7 +26,7 @@ use zugzwang::util::random_play::careful_positions;
 #[derive(clap::Parser)]
 #[command(name = "cube_seed bench")]
 struct BenchArgs {
-    /// Empty-cell counts of the random bands, comma-separated.
+    /// Empty-cell counts of the random bands, comma-separated (`""`: none).
     #[arg(long, default_value = "8,10,12,14")]
     bands: String,
     /// Careful random positions per band.
@@ -41,6 +47,19 @@ struct BenchArgs {
     /// Skip the presets.
     #[arg(long)]
     no_presets: bool,
+    /// The engine of both modes: pn (the CLI's default) or seed (seed 003's search).
+    #[arg(long, default_value = "pn")]
+    engine: String,
+    /// Seed keys only (the cost curve of the seed's method where the sound keys take far
+    /// longer); nothing is compared.
+    #[arg(long)]
+    seed_only: bool,
+    /// Games of plausible play (the forecast's) whose positions to add.
+    #[arg(long, default_value_t = 0)]
+    lines: usize,
+    /// Stone counts of the forecast games' positions, comma-separated.
+    #[arg(long, default_value = "28,26,24,22,20")]
+    plies: String,
     /// Cargo passes `--bench` to every bench binary.
     #[arg(long, hide = true)]
     bench: bool,
@@ -54,6 +73,7 @@ fn solve(g: &Cube, mode: KeyMode, args: &BenchArgs, mem: u64) -> (Option<i32>, u
         mem_bytes: mem,
         best: BestMoves::None,
         key_mode: mode,
+        engine: args.engine.parse().expect("--engine: pn or seed"),
         ..SolverConfig::for_game(spec)
     };
     let mut solver = Solver::new(spec, cfg).expect("the defaults run");
@@ -92,11 +112,21 @@ fn column((v, nodes): (Option<i32>, u64)) -> String {
     }
 }
 
-/// Both modes on `g`; the tally counts it.
-fn side_by_side(label: &str, g: &Cube, args: &BenchArgs, mem: u64, t: &mut Tally) {
-    let sound = solve(g, KeyMode::Sound, args, mem);
+/// Both modes on `g`; the tally counts it. Whether either finished.
+fn side_by_side(label: &str, g: &Cube, args: &BenchArgs, mem: u64, t: &mut Tally) -> bool {
     let seed = solve(g, KeyMode::Seed, args, mem);
+    if args.seed_only {
+        println!(
+            "{label:<10} {:>3} {} |     - | {}",
+            g.max_ply() - g.ply(),
+            g.to_hex(),
+            column(seed)
+        );
+        return seed.0.is_some();
+    }
+    let sound = solve(g, KeyMode::Sound, args, mem);
     t.positions += 1;
+    let finished = sound.0.is_some() || seed.0.is_some();
     let mark = match (sound.0, seed.0) {
         (Some(a), Some(b)) => {
             t.sound_nodes += sound.1;
@@ -128,6 +158,7 @@ fn side_by_side(label: &str, g: &Cube, args: &BenchArgs, mem: u64, t: &mut Tally
         column(sound),
         column(seed)
     );
+    finished
 }
 
 fn summary(name: &str, t: &Tally) {
@@ -144,6 +175,33 @@ fn summary(name: &str, t: &Tally) {
         t.seed_nodes,
         t.sound_nodes
     );
+}
+
+/// The positions of the first `--lines` forecast games after each of `--plies` stones, each
+/// game from its largest ply back until neither mode finishes.
+fn forecast_games(args: &BenchArgs, rules: Rules, mem: u64) -> Tally {
+    let mut plies: Vec<u32> = args
+        .plies
+        .split(',')
+        .map(|p| p.trim().parse().expect("--plies: stone counts"))
+        .collect();
+    plies.sort_unstable_by(|a, b| b.cmp(a));
+    let mut t = Tally::default();
+    // the seed of `benches/cube.rs forecast --lines`: the same games
+    let mut seed = 0x9a3e_11e5_u64;
+    for line in 0..args.lines {
+        let moves = order::plausible_game(&Cube::new(rules), plies[0], 3, &mut seed);
+        for &ply in &plies {
+            let mut g = Cube::new(rules);
+            for &mv in &moves[..ply as usize] {
+                g.play(mv);
+            }
+            if !side_by_side(&format!("game{line}-{ply}"), &g, args, mem, &mut t) {
+                break;
+            }
+        }
+    }
+    t
 }
 
 fn parse_bytes(text: &str) -> u64 {
@@ -165,8 +223,8 @@ fn main() {
         _ => panic!("--game: sogo, sogo-g or qubic"),
     };
     println!(
-        "{} thread(s), {} per solve, {} s limit; columns: name, empty cells, position | sound: value nodes | seed: value nodes",
-        args.threads, args.mem, args.seconds
+        "engine {}, {} thread(s), {} per solve, {} s limit; columns: name, empty cells, position | sound: value nodes | seed: value nodes",
+        args.engine, args.threads, args.mem, args.seconds
     );
     let mut summaries = Vec::new();
     if !args.no_presets {
@@ -185,6 +243,7 @@ fn main() {
     for band in args
         .bands
         .split(',')
+        .filter(|b| !b.trim().is_empty())
         .map(|b| b.trim().parse::<u32>().expect("--bands: empty-cell counts"))
     {
         let mut t = Tally::default();
@@ -194,7 +253,10 @@ fn main() {
         }
         summaries.push((format!("{band} empty"), t));
     }
-    println!("summary ({}):", args.game);
+    if args.lines > 0 {
+        summaries.push(("forecast".to_string(), forecast_games(&args, rules, mem)));
+    }
+    println!("summary ({}, engine {}):", args.game, args.engine);
     for (name, t) in &summaries {
         summary(name, t);
     }

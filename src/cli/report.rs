@@ -41,8 +41,14 @@ pub fn print(s: &Solution, json: bool) {
     }
     println!("value:      {}", s.value);
     println!("best moves: {}", s.best_moves.join(" "));
-    if let Some(c) = s.proven_under_cap {
-        println!("proven:     under a cap of ply {c} (best moves: those that win by then)");
+    match s.proven_under_cap {
+        Some(c) if s.score == 0 => {
+            println!("proven:     nothing: a draw only because games past ply {c} count as draws")
+        }
+        Some(c) => {
+            println!("proven:     under a cap of ply {c} (best moves: those that win by then)")
+        }
+        None => {}
     }
     let secs = s.micros as f64 / 1e6;
     println!("nodes:      {}", s.nodes);

@@ -98,6 +98,12 @@ pub trait Game: Clone + Copy + Send + Sync {
     fn key(&self) -> Key;
     /// Ordering hint: larger is searched first. Must not change the result, only the speed.
     fn move_score(&self, mv: u64) -> i32;
+    /// Seed 003's move order (`crate::search::seed`): larger is tried first. Games without
+    /// the seed's weights use [`Game::move_score`].
+    #[inline]
+    fn seed_move_score(&self, mv: u64) -> i32 {
+        self.move_score(mv)
+    }
     /// Ordering hint when the search needs a *fast* win (the window asks for a score in the upper
     /// half of what is still possible): forcing moves first. Defaults to [`Game::move_score`].
     #[inline]

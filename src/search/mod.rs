@@ -8,6 +8,7 @@ pub mod order;
 pub mod parallel;
 pub mod proof;
 pub mod reference;
+pub mod seed;
 pub mod transposition;
 pub mod vcf;
 

@@ -7,6 +7,7 @@
 //! created, seed 003's line weights, ...). The list lives on the stack: no allocation per node.
 
 use crate::game::{Bits, Game};
+use crate::util::rng::xorshift;
 
 /// Up to 64 candidate moves, best first.
 pub struct MoveList {
@@ -92,4 +93,16 @@ pub fn plausible_line<G: Game>(
         moves.push(mv);
     }
     (g.winning_moves() == 0 && g.non_losing_moves() != 0).then_some(moves)
+}
+
+/// The moves of the next game of plausible play to `plies` stones from `start` (as
+/// [`plausible_line`], one of the `width` best moves at random), drawn with [`xorshift`] from
+/// `seed` and restarted until a game gets there: the cost forecasts' games, the same ones in
+/// every bench for the same seed.
+pub fn plausible_game<G: Game>(start: &G, plies: u32, width: usize, seed: &mut u64) -> Vec<u64> {
+    loop {
+        if let Some(moves) = plausible_line(start, plies, width, || xorshift(seed)) {
+            return moves;
+        }
+    }
 }

@@ -20,6 +20,10 @@ pub enum Engine {
     /// Depth-first proof-number search with forcing-win leaves, static bounds and alpha-beta
     /// endgames (win/draw/loss only).
     Pn,
+    /// Seed 003's search, rebuilt from its description (`crate::search::seed`): alpha-beta
+    /// around the draw in the seed's move order, positions of at most 56 stones cached, one
+    /// thread; win/draw/loss, 4x4x4 games only. With `KeyMode::Seed` it is the seed's method.
+    Seed,
 }
 
 /// Win/draw/loss only, or the exact score.
@@ -172,9 +176,12 @@ impl SolverConfig {
         }
     }
 
-    /// The same configuration with `threads` = 0 replaced by the machine's core count.
+    /// The same configuration with `threads` = 0 replaced by the machine's core count (the
+    /// seed search runs one, as the seed did).
     pub fn with_resolved_threads(mut self) -> SolverConfig {
-        if self.threads == 0 {
+        if self.engine == Engine::Seed {
+            self.threads = 1;
+        } else if self.threads == 0 {
             self.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         }
         self
@@ -185,6 +192,12 @@ impl SolverConfig {
         if self.engine == Engine::Pn && self.mode == Mode::Strong {
             return Err(
                 "the exact score needs --engine alphabeta (proof-number search gives win/draw/loss)"
+                    .into(),
+            );
+        }
+        if self.engine == Engine::Seed && self.mode == Mode::Strong {
+            return Err(
+                "the seed search gives win/draw/loss; the exact score needs --engine alphabeta"
                     .into(),
             );
         }
@@ -233,7 +246,7 @@ macro_rules! words {
     };
 }
 
-words!(Engine, "search engine", "pn" => Engine::Pn, "alphabeta" => Engine::Alphabeta);
+words!(Engine, "search engine", "pn" => Engine::Pn, "alphabeta" => Engine::Alphabeta, "seed" => Engine::Seed);
 words!(BestMoves, "best-move choice", "none" => BestMoves::None, "first" => BestMoves::First, "all" => BestMoves::All);
 words!(FirstQuestion, "first question", "win" => FirstQuestion::Win, "loss" => FirstQuestion::Loss);
 words!(KeyMode, "key mode", "sound" => KeyMode::Sound, "seed" => KeyMode::Seed);

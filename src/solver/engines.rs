@@ -6,6 +6,7 @@ use super::config::{BestMoves, Engine, Mode, SolverConfig};
 use super::control::{with_ticks, Control};
 use super::games::{game_over_score, Solvable};
 use crate::game::Bits;
+use crate::search::seed::SeedSearch;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
@@ -267,6 +268,43 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
         cap: None,
         probes: solved.probes,
         move_scores: None,
+    })
+}
+
+/// Seed 003's search (`crate::search::seed`) on the seed's form of the position: the value
+/// and the best moves asked for, or the value of every move; one thread.
+pub(crate) fn seed<G: Solvable, T: Table>(
+    g: &G,
+    table: &T,
+    cfg: &SolverConfig,
+    control: &Control,
+    analyze: bool,
+) -> Result<Found, Stopped> {
+    debug_assert_eq!(cfg.engine, Engine::Seed);
+    let played = g;
+    let g = g
+        .seed_form()
+        .expect("the solver refuses the seed engine for games without a seed form");
+    let mut search = SeedSearch::new(table)
+        .with_progress(control.node_counter())
+        .with_stop(control.stop_flag());
+    let (score, best, move_scores) = if analyze {
+        let scores = analyze_with(&g, Mode::Weak, |child| search.value(child))?;
+        let score = scores.iter().map(|m| m.1).max().unwrap_or(0);
+        (score, best_of(&scores, score), Some(scores))
+    } else {
+        let score = search.value(&g)?;
+        let best = search.best_moves(&g, score, cfg.best.limit())?;
+        (score, best, None)
+    };
+    Ok(Found {
+        score,
+        best,
+        nodes: search.nodes,
+        // the seed's Qubic counts long games as draws: say so with the value
+        cap: (g.max_ply() < played.max_ply()).then(|| g.max_ply()),
+        probes: Vec::new(),
+        move_scores,
     })
 }
 

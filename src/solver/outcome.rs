@@ -75,7 +75,9 @@ pub struct Solution {
     pub nodes: u64,
     /// Wall-clock microseconds of the solve (tables included).
     pub micros: u64,
-    /// The cap (ply counted as a draw) under which a decisive result was proven, if any.
+    /// The cap (ply counted as a draw) the value was found under, if any: a win or loss under
+    /// it is the game's (the winner completes a line before it), a draw is not (only the seed
+    /// engine's Qubic reports one).
     pub proven_under_cap: Option<u32>,
     /// The position store, if one was used.
     #[serde(skip_serializing_if = "Option::is_none")]

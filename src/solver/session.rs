@@ -8,7 +8,7 @@ use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
 use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
 use super::GameSpec;
-use crate::game::{Connect4, Cube};
+use crate::game::{Connect4, Cube, Rules};
 use crate::search::parallel::thread_pool;
 use crate::search::{MemoryTable, Stopped, Table};
 use crate::store::{Store, StoreConfig};
@@ -48,13 +48,19 @@ impl Solver {
     /// A solver for `game` running `config` (threads resolved to the machine's cores). Refuses
     /// configurations no engine can run.
     pub fn new(game: GameSpec, config: SolverConfig) -> Result<Solver, SolveError> {
-        config.check().map_err(SolveError::BadInput)?;
         if config.key_mode == KeyMode::Seed && !matches!(game, GameSpec::Cube(_)) {
             return Err(SolveError::BadInput(format!(
                 "--keys seed: seed 003's keys are for the 4x4x4 games, not {}",
                 game.name()
             )));
         }
+        if config.engine == Engine::Seed && !matches!(game, GameSpec::Cube(_)) {
+            return Err(SolveError::BadInput(format!(
+                "--engine seed: seed 003's search is for the 4x4x4 games, not {}",
+                game.name()
+            )));
+        }
+        config.check().map_err(SolveError::BadInput)?;
         Ok(Solver {
             game,
             config: config.with_resolved_threads(),
@@ -100,8 +106,15 @@ impl Solver {
             // solve per directory at a time, and nothing else writes into it).
             unsafe { Store::open(dir, &manifest, cfg) }
         };
+        if self.config.engine == Engine::Seed && self.game == GameSpec::Cube(Rules::Qubic) {
+            return Err(SolveError::BadInput(
+                "--engine seed --table: the seed's Qubic values count games past ply 40 as draws \
+                 and are not the game's; they are not kept in a table"
+                    .into(),
+            ));
+        }
         self.tables = match self.config.engine {
-            Engine::Alphabeta => Tables::Store(Box::new(open(mem as usize)?)),
+            Engine::Alphabeta | Engine::Seed => Tables::Store(Box::new(open(mem as usize)?)),
             Engine::Pn => Tables::Proof(ProofTables::with_store(
                 mem,
                 self.config.endgame > 0,
@@ -149,7 +162,9 @@ impl Solver {
         }
         let bytes = self.config.mem_bytes;
         self.tables = match self.config.engine {
-            Engine::Alphabeta => Tables::Memory(MemoryTable::with_bytes(bytes as usize)),
+            Engine::Alphabeta | Engine::Seed => {
+                Tables::Memory(MemoryTable::with_bytes(bytes as usize))
+            }
             Engine::Pn => Tables::Proof(ProofTables::new(
                 bytes,
                 self.config.endgame > 0,
@@ -241,6 +256,12 @@ impl Solver {
                 }
                 let (cfg, pool) = (&self.config, self.pool.as_ref());
                 let run = || match (&self.tables, pool) {
+                    (Tables::Memory(t), _) if cfg.engine == Engine::Seed => {
+                        engines::seed(g, t, cfg, control, analyze)
+                    }
+                    (Tables::Store(s), _) if cfg.engine == Engine::Seed => {
+                        engines::seed(g, s.as_ref(), cfg, control, analyze)
+                    }
                     (Tables::Memory(t), Some(p)) => {
                         engines::alphabeta(g, t, true, p, cfg, control, analyze)
                     }

@@ -93,13 +93,58 @@ fn cube_every_engine_agrees_with_minimax() {
             (Engine::Pn, Mode::Weak, 2),
             (Engine::Alphabeta, Mode::Weak, 2),
             (Engine::Alphabeta, Mode::Strong, 1),
+            (Engine::Seed, Mode::Weak, 1),
         ] {
+            if engine == Engine::Seed && rules == Rules::Qubic {
+                // the seed's Qubic ends at ply 40: its own test below
+                continue;
+            }
             let mut s = solver(spec, engine, mode, threads);
             for g in careful_positions(Cube::new(rules), 8, 12, 3) {
                 check(&mut s, &g);
             }
         }
     }
+}
+
+/// Seed 003's Qubic counts games past ply 40 as draws: its values are minimax's under that
+/// cap, reported as found under it.
+#[test]
+fn the_seed_engine_plays_qubic_to_ply_40() {
+    let spec = GameSpec::Cube(Rules::Qubic);
+    let mut s = solver(spec, Engine::Seed, Mode::Weak, 1);
+    let mut values = [0; 3];
+    for g in careful_positions(Cube::new(Rules::Qubic), 64 - 37, 30, 11) {
+        let want = minimax(&g.with_cap(games::cube::SEED_QUBIC_PLIES)).signum();
+        let got = s
+            .solve_position(&g, Question::Value, None, &Control::new())
+            .unwrap();
+        assert_eq!(got.score, want, "{}", g.position_text());
+        assert_eq!(got.proven_under_cap, Some(40));
+        values[(want + 1) as usize] += 1;
+    }
+    // the sample has the cap's draws and real wins or losses
+    assert!(values[1] > 0 && values[0] + values[2] > 0, "{values:?}");
+}
+
+#[test]
+fn the_seed_engine_is_for_the_4x4x4_games_and_weak_only() {
+    let mut cfg = SolverConfig::for_game(GameSpec::CONNECT4);
+    cfg.engine = Engine::Seed;
+    cfg.mode = Mode::Weak;
+    let e = Solver::new(GameSpec::CONNECT4, cfg)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("4x4x4"), "{e}");
+    let mut cfg = SolverConfig::for_game(GameSpec::Cube(Rules::Sogo));
+    cfg.engine = Engine::Seed;
+    cfg.mode = Mode::Strong;
+    assert!(Solver::new(GameSpec::Cube(Rules::Sogo), cfg.clone()).is_err());
+    cfg.mode = Mode::Weak;
+    cfg.threads = 0;
+    let s = Solver::new(GameSpec::Cube(Rules::Sogo), cfg).unwrap();
+    assert_eq!(s.config().threads, 1, "the seed search runs one thread");
 }
 
 #[test]

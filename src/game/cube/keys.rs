@@ -151,10 +151,11 @@ mod tests {
     }
 
     /// Seed 003's keys make a search give wrong values; sound keys do not. The smallest cases a
-    /// scan of 3,000 careful random positions per size found (Sogo: none at 8 or 10 empty cells,
-    /// 3 at 12; Sogo -g: 1 at 8; Qubic: none at 8-12, 2 at 14), solved by the default proof
-    /// search on one thread with 4 MiB: the seed keys give the wrong value, the sound keys
-    /// minimax's.
+    /// scan of 3,000 careful random positions per size found (`benches/cube_seed.rs`), with the
+    /// default proof search (Sogo: none at 8 or 10 empty cells, 3 at 12; Sogo -g: 1 at 8; Qubic:
+    /// none at 8-12, 2 at 14) and with the seed's own search (`--engine seed`; Sogo: none at 8
+    /// or 10, 4 at 12; Sogo -g: none at 8, 1 at 10), one thread and 4 MiB: the seed keys give
+    /// the wrong value, the sound keys minimax's.
     ///
     /// Sogo, White (X) to move, 12 empty cells: a White win; with seed keys a loss.
     /// ```text
@@ -174,29 +175,62 @@ mod tests {
     /// 1 O O X X   1 X O O X   1 O X X X   1 O X O O
     ///   a b c d      a b c d      a b c d      a b c d
     /// ```
+    /// Sogo -g, White to move, 10 empty cells, the seed's search: a White win; with seed keys
+    /// a loss.
+    /// ```text
+    ///    level 1      level 2      level 3      level 4
+    /// 4 O X O O   4 X X X O   4 O O X X   4 O X X O
+    /// 3 O O O X   3 X . X O   3 . . O X   3 . . . .
+    /// 2 O X X X   2 O O O X   2 . O X X   2 . . X O
+    /// 1 X O X X   1 O X O X   1 X X O O   1 O O O X
+    ///   a b c d      a b c d      a b c d      a b c d
+    /// ```
     #[test]
     fn seed_keys_change_a_value() {
         use crate::solver::{
-            BestMoves, Control, GameSpec, KeyMode, Question, Solver, SolverConfig,
+            BestMoves, Control, Engine, GameSpec, KeyMode, Question, Solver, SolverConfig,
         };
-        for (rules, text, truth, seed_says) in [
-            (Rules::Sogo, "0x60c2c318ae1072b9:0x82182ce251ea8d46", 1, -1),
+        let (sogo, poison) = (Rules::Sogo, Rules::SogoPoison);
+        for (rules, engine, text, truth, seed_says) in [
             (
-                Rules::SogoPoison,
+                sogo,
+                Engine::Pn,
+                "0x60c2c318ae1072b9:0x82182ce251ea8d46",
+                1,
+                -1,
+            ),
+            (
+                sogo,
+                Engine::Seed,
+                "0x60c2c318ae1072b9:0x82182ce251ea8d46",
+                1,
+                -1,
+            ),
+            (
+                poison,
+                Engine::Pn,
                 "0xc222b44e2c29778c:0x24cd4aa1d2c68873",
                 0,
+                -1,
+            ),
+            (
+                poison,
+                Engine::Seed,
+                "0x6048c8c3758a28ed:0x9087342c8875d712",
+                1,
                 -1,
             ),
         ] {
             let game = GameSpec::Cube(rules);
             let g = Cube::from_hex(rules, text).unwrap();
-            assert_eq!(minimax(&g), truth, "{text}");
+            assert_eq!(minimax(&g).signum(), truth, "{text}");
             let value = |key_mode| {
                 let cfg = SolverConfig {
                     mem_bytes: 4 << 20,
                     threads: 1,
                     best: BestMoves::None,
                     key_mode,
+                    engine,
                     ..SolverConfig::for_game(game)
                 };
                 Solver::new(game, cfg)
@@ -205,8 +239,8 @@ mod tests {
                     .unwrap()
                     .score
             };
-            assert_eq!(value(KeyMode::Sound), truth, "{text}");
-            assert_eq!(value(KeyMode::Seed), seed_says, "{text}");
+            assert_eq!(value(KeyMode::Sound), truth, "{text} {engine:?}");
+            assert_eq!(value(KeyMode::Seed), seed_says, "{text} {engine:?}");
         }
     }
 

@@ -29,6 +29,7 @@ pub mod notation;
 mod pairing;
 mod render;
 mod rules;
+mod seed_order;
 
 #[cfg(test)]
 mod counts;

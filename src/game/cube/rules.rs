@@ -218,6 +218,11 @@ impl Game for Cube {
     }
 
     #[inline]
+    fn seed_move_score(&self, mv: u64) -> i32 {
+        self.seed_strength(mv)
+    }
+
+    #[inline]
     fn bounds_may_prove_loss_after_move(&self) -> bool {
         // only Sogo's pairing strategies prove losses, and bounds start at BOUNDS_FROM_PLY
         self.rules == Rules::Sogo && self.ply + 1 >= BOUNDS_FROM_PLY

@@ -68,6 +68,10 @@ impl Solvable for Connect4 {
     fn capped(&self, _cap: u32) -> Option<Self> {
         None
     }
+
+    fn seed_form(&self) -> Option<Self> {
+        None
+    }
 }
 
 #[cfg(test)]

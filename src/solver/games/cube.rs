@@ -31,6 +31,12 @@ pub const QUBIC_ORDER_BIAS: u64 = 16;
 /// presets are slower with it and find every zone at once.
 pub const QUBIC_ZONE_GUESS: u32 = 16;
 
+/// Seed 003's Qubic shortcut (`-q`): "Patashnik showed that White can decide the game within
+/// 40 moves, so every game longer than that can count as a draw without changing the result".
+/// Taken as plies from the empty board, as the issue reads it. A Qubic value under it is the
+/// seed's, not the game's, so it is never kept in a position store.
+pub const SEED_QUBIC_PLIES: u32 = 40;
+
 /// Memory for the tables of a 4x4x4 solve unless `--mem` says otherwise.
 pub const DEFAULT_MEM: u64 = 1 << 30;
 
@@ -101,5 +107,12 @@ impl Solvable for Cube {
 
     fn capped(&self, cap: u32) -> Option<Self> {
         Some(self.with_cap(cap))
+    }
+
+    fn seed_form(&self) -> Option<Self> {
+        Some(match self.rules() {
+            Rules::Qubic => self.with_cap(SEED_QUBIC_PLIES),
+            Rules::Sogo | Rules::SogoPoison => *self,
+        })
     }
 }

@@ -34,6 +34,10 @@ pub trait Solvable: Game + 'static {
     /// The same position where reaching ply `cap` counts as a draw, for games that support
     /// capped deepening (see [`crate::search::capped`]); `None` otherwise.
     fn capped(&self, cap: u32) -> Option<Self>;
+    /// The position as seed 003's search plays it (`crate::search::seed`): the game's own
+    /// rules but for the seed's shortcuts (Qubic: games past ply 40 are draws); `None` for
+    /// games the seed never played.
+    fn seed_form(&self) -> Option<Self>;
 }
 
 /// The score of a finished game for the side to move: the last mover's win (scored as when

@@ -412,3 +412,63 @@ fn table_check_finds_seed_key_errors_and_a_planted_break_at_the_shallowest_posit
         "{out}"
     );
 }
+
+/// Seed 003's own search with its keys (`--engine seed --keys seed`) writes a table like any
+/// solve; its wrong value on the smallest counterexample is caught by both audits: `table
+/// recheck` at the start (the value itself), `table check` at the shallowest entry its
+/// children do not justify. The seed's Qubic (games past ply 40 are draws) is never stored.
+#[test]
+fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = zugzwang()
+        .args(["solve", "sogo", "0x60c2c318ae1072b9:0x82182ce251ea8d46"])
+        .args([
+            "--engine", "seed", "--keys", "seed", "--quiet", "--mem", "4M",
+        ])
+        .arg("--table")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("value:      loss"));
+    let audit = |what: &str| {
+        let o = zugzwang()
+            .args(["table", what, "--mem", "64M"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+        )
+    };
+    let (code, out) = audit("recheck");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("BREAK at ply 52 (0 positions re-decided before, 0 values held): stored loss, sound value 1"),
+        "{out}"
+    );
+    let (code, out) = audit("check");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("BREAK at ply 54 (seed keys): the table says loss, the sound value is win; line from the start: c1 c3"),
+        "{out}"
+    );
+
+    let q = tempfile::tempdir().unwrap();
+    let o = zugzwang()
+        .args(["solve", "qubic", "--engine", "seed", "--table"])
+        .arg(q.path().join("t"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr_line(&o).contains("past ply 40"),
+        "{}",
+        stderr_line(&o)
+    );
+    assert!(
+        !q.path().join("t").exists(),
+        "nothing made for a refused table"
+    );
+}
