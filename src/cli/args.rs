@@ -73,8 +73,9 @@ pub struct SolveOptions {
     /// 4x4x4 games it selects the alpha-beta engine unless --engine says otherwise).
     #[arg(long)]
     pub strong: bool,
-    /// The search: `alphabeta` or `pn` (proof-number search: win/draw/loss only). Default:
-    /// alphabeta for Connect Four, pn for the 4x4x4 games.
+    /// The search: `alphabeta`, `pn` (proof-number search: win/draw/loss only) or `seed` (seed
+    /// 003's own search: 4x4x4 games, win/draw/loss, one thread). Default: alphabeta for
+    /// Connect Four, pn for the 4x4x4 games.
     #[arg(long)]
     pub engine: Option<Engine>,
     /// Which best moves to prove after the value: none, first, all. Default: all for Connect

@@ -63,6 +63,12 @@ pub fn print(s: &Solution, json: bool) {
             "table:      {}: {} runs, {} entries, {} disk hits",
             t.dir, t.runs, t.entries, t.disk_hits
         );
+        if t.conflicts > 0 {
+            println!(
+                "conflicts:  {} facts contradicted the table's value for their seed key (the first kept)",
+                t.conflicts
+            );
+        }
     }
 }
 

@@ -41,6 +41,14 @@ pub struct TableReport {
     pub entries: u64,
     /// Lookups answered from disk.
     pub disk_hits: u64,
+    /// Seed 003's keys: facts that contradicted what the table already held for their key
+    /// (positions of different values sharing a key), dropped for the first one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub conflicts: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The answer to a request.

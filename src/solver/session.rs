@@ -3,7 +3,7 @@
 //! game, and what one answer proved speeds up the next.
 
 use super::config::{Engine, KeyMode, SolverConfig};
-use super::control::Control;
+use super::control::{with_ticks, Control};
 use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
 use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
@@ -100,6 +100,8 @@ impl Solver {
                 flush_every: defaults.flush_every.min(every),
                 // the buffer (sorted into a copy when flushed) within a 64th of the budget
                 buffer_entries: ((mem / 64 / 16) as usize).clamp(1 << 10, defaults.buffer_entries),
+                // seed 003's keys give different positions one key by design
+                keep_first_on_conflict: self.config.key_mode == KeyMode::Seed,
                 ..defaults
             };
             // SAFETY: the store directory belongs to this process for the run (README: one
@@ -271,7 +273,22 @@ impl Solver {
                     (Tables::Proof(t), _) => engines::proof_number(g, t, cfg, control, analyze),
                     _ => unreachable!("tables and threads are made above"),
                 };
-                match control.run_timed(time_limit, run) {
+                // a store that failed (a write error; a contradiction under sound keys) keeps
+                // nothing more: the solve stops at once rather than search on for nothing
+                let store = self.store();
+                let watched = || match store {
+                    Some(s) => with_ticks(
+                        Duration::from_secs(1),
+                        || {
+                            if s.error().is_some() {
+                                control.cancel();
+                            }
+                        },
+                        run,
+                    ),
+                    None => run(),
+                };
+                match control.run_timed(time_limit, watched) {
                     Ok(found) => found,
                     Err(Stopped) => {
                         self.flush()?;
@@ -351,6 +368,7 @@ impl Solver {
             runs: st.runs,
             entries: st.entries,
             disk_hits: st.disk_hits,
+            conflicts: st.conflicts,
         }))
     }
 }

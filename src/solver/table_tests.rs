@@ -162,3 +162,94 @@ fn a_table_made_for_other_rules_keys_or_seed_is_refused() {
         .with_table(dir.path(), "")
         .is_ok());
 }
+
+/// A store that can no longer write (here: its directory removed under it) ends the solve
+/// within about a second with the store's error, instead of searching on for nothing until
+/// the time limit.
+#[test]
+fn a_failed_store_stops_the_solve_at_once() {
+    let game = GameSpec::Cube(Rules::Sogo);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let mut s = Solver::new(game, config(game, 64 << 20, 1))
+        .unwrap()
+        .with_table_saving(&dir, "", Duration::from_millis(100))
+        .unwrap();
+    let start = std::time::Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            std::fs::remove_dir_all(&dir).unwrap();
+        });
+        // the empty board: far from decided within the limit
+        s.solve(
+            "",
+            Question::Value,
+            Some(Duration::from_secs(60)),
+            &Control::new(),
+        )
+    });
+    let e = result.expect_err("the store failed");
+    assert!(matches!(e, SolveError::Store(_)), "{e}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "stopped after {:?}",
+        start.elapsed()
+    );
+}
+
+/// With seed 003's keys two positions of different values may share a key: the store keeps
+/// the first value, counts the contradiction and goes on (the seed's store kept whatever came
+/// first); with sound keys the same contradiction is an error.
+#[test]
+fn a_seed_keyed_store_keeps_first_values_and_counts_contradictions() {
+    use crate::game::Key;
+    use crate::search::{Bounds, Table};
+    use crate::store::{Store, StoreConfig};
+    let win = Bounds {
+        lower: 1,
+        upper: 1,
+        best: None,
+    };
+    let at_most_draw = Bounds {
+        lower: -1,
+        upper: 0,
+        best: None,
+    };
+    let manifest = game_manifest(KeyMode::Seed);
+    for keep_first in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = StoreConfig {
+            mem_bytes: 1 << 20,
+            min_work: 0,
+            keep_first_on_conflict: keep_first,
+            ..StoreConfig::default()
+        };
+        // SAFETY: the test's own directory.
+        let store = unsafe { Store::open(dir.path(), &manifest, cfg) }.unwrap();
+        // within one buffer: both facts dropped
+        store.store(Key::new(7), win, 1000);
+        store.store(Key::new(7), at_most_draw, 1000);
+        // between the disk and a later fact: the disk's stays
+        store.store(Key::new(9), win, 1000);
+        let first = store.flush();
+        store.memory().clear();
+        store.store(Key::new(9), at_most_draw, 1000);
+        let second = store.flush();
+        if keep_first {
+            assert!(first.is_ok() && second.is_ok(), "{first:?} {second:?}");
+            assert_eq!(store.stats().conflicts, 2);
+            assert_eq!(store.disk_knowledge(Key::new(7)), Default::default());
+            assert_eq!(store.probe(Key::new(9)).map(|b| b.lower), Some(1));
+        } else {
+            assert!(
+                first.is_err(),
+                "a contradiction under sound keys is an error"
+            );
+        }
+    }
+}
+
+fn game_manifest(keys: KeyMode) -> crate::store::Manifest {
+    GameSpec::Cube(Rules::Sogo).store_manifest(keys, 1, "")
+}

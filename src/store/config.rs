@@ -21,6 +21,12 @@ pub struct StoreConfig {
     /// Merge on a background thread, so that the search does not wait for it. A merge still
     /// runs synchronously when runs pile up past four times `max_runs` (back-pressure).
     pub background_merge: bool,
+    /// Keep the first value of a key and count a contradicting later one, instead of failing.
+    /// For seed 003's keys only: there two positions of different values share a key by
+    /// design (the unsoundness being measured), and the seed's store kept whatever came
+    /// first. With sound keys a contradiction is a bug (or a 62-bit hash collision) and stops
+    /// the writes.
+    pub keep_first_on_conflict: bool,
 }
 
 impl Default for StoreConfig {
@@ -33,6 +39,7 @@ impl Default for StoreConfig {
             max_runs: 8,
             merge_width: 4,
             background_merge: true,
+            keep_first_on_conflict: false,
         }
     }
 }

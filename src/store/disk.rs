@@ -43,6 +43,8 @@ pub(super) struct Disk {
     pub(super) hits: AtomicU64,
     pub(super) flushed: AtomicU64,
     pub(super) merges: AtomicU64,
+    /// Contradicting values met and dropped ([`StoreConfig::keep_first_on_conflict`]).
+    pub(super) conflicts: AtomicU64,
     /// The directory's writer lock, held as long as anything (the merge thread too) may write.
     pub(super) _lock: DirLock,
 }
@@ -75,7 +77,13 @@ impl Disk {
         self.failed.store(true, Ordering::Relaxed);
     }
 
+    /// A contradiction between what the store says of `key` and a new fact: counted where the
+    /// store keeps first values, the store's error otherwise.
     pub(super) fn conflict(&self, key: Key, old: Knowledge, new: Knowledge) {
+        if self.cfg.keep_first_on_conflict {
+            self.conflicts.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         let fmt = |k: Knowledge| k.values().map(|v| v.name()).collect::<Vec<_>>().join("+");
         self.fail(StoreError::Conflict(
             self.dir.clone(),
@@ -156,6 +164,29 @@ impl Disk {
         }
     }
 
+    /// Removes from the sorted `buf` every key whose entries contradict each other (neither
+    /// came first in a way the buffer remembers), counting each.
+    fn drop_contradictions(&self, buf: &mut Vec<u64>) {
+        let key = |e: u64| Entry::from_word(e).key();
+        let mut out = Vec::with_capacity(buf.len());
+        let mut i = 0;
+        while i < buf.len() {
+            let mut j = i;
+            let mut k = Knowledge::NONE;
+            while j < buf.len() && key(buf[j]) == key(buf[i]) {
+                k = k.with(Entry::from_word(buf[j]).value());
+                j += 1;
+            }
+            if k.normalised().is_ok() {
+                out.extend_from_slice(&buf[i..j]);
+            } else {
+                self.conflicts.fetch_add(1, Ordering::Relaxed);
+            }
+            i = j;
+        }
+        *buf = out;
+    }
+
     /// Sorts the buffer, drops what the disk already says, and writes the rest as a new run.
     pub(super) fn flush_locked(self: &Arc<Self>, p: &mut Pending) -> Result<(), StoreError> {
         p.last_flush = Instant::now();
@@ -164,6 +195,9 @@ impl Disk {
         }
         let mut buf = std::mem::take(&mut p.buf);
         buf.par_sort_unstable();
+        if self.cfg.keep_first_on_conflict {
+            self.drop_contradictions(&mut buf);
+        }
         let mut fresh = Vec::with_capacity(buf.len());
         for e in Normalised::new(buf.into_iter()) {
             let e = e.map_err(|kind| RunError {
@@ -174,6 +208,10 @@ impl Disk {
             let old = self.lookup(key);
             let with = old.with(v);
             match with.normalised() {
+                Err(_) if self.cfg.keep_first_on_conflict => {
+                    // the disk's value came first
+                    self.conflicts.fetch_add(1, Ordering::Relaxed);
+                }
                 Err(_) => {
                     return Err(StoreError::Conflict(
                         self.dir.clone(),

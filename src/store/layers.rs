@@ -105,6 +105,7 @@ impl Store {
                 hits: AtomicU64::new(0),
                 flushed: AtomicU64::new(0),
                 merges: AtomicU64::new(0),
+                conflicts: AtomicU64::new(0),
                 _lock: lock,
             })),
         })
@@ -264,6 +265,11 @@ impl Table for Store {
             best: mb.best,
         };
         if b.lower > b.upper {
+            if d.cfg.keep_first_on_conflict {
+                // the disk's value came first
+                d.conflicts.fetch_add(1, Ordering::Relaxed);
+                return Some(db);
+            }
             d.fail(StoreError::Conflict(
                 d.dir.clone(),
                 format!("key {key:#x}: the table says {db:?}, the memory table {mb:?}",),
@@ -322,6 +328,7 @@ mod tests {
             max_runs: 3,
             merge_width: 2,
             background_merge: true,
+            keep_first_on_conflict: false,
         }
     }
 

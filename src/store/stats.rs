@@ -16,6 +16,8 @@ pub struct StoreStats {
     pub flushed: u64,
     /// Merges performed.
     pub merges: u64,
+    /// Contradicting values met and dropped (stores that keep first values: seed 003's keys).
+    pub conflicts: u64,
 }
 
 impl Store {
@@ -31,6 +33,7 @@ impl Store {
             disk_hits: d.hits.load(Ordering::Relaxed),
             flushed: d.flushed.load(Ordering::Relaxed),
             merges: d.merges.load(Ordering::Relaxed),
+            conflicts: d.conflicts.load(Ordering::Relaxed),
         }
     }
 }

@@ -30,6 +30,7 @@ fn config() -> StoreConfig {
         max_runs: 4,
         merge_width: 3,
         background_merge: true,
+        keep_first_on_conflict: false,
     }
 }
 
