@@ -44,6 +44,9 @@ pub fn print(s: &Solution, json: bool) {
     if let Some(c) = s.proven_under_cap {
         println!("proven:     under a cap of ply {c} (best moves: those that win by then)");
     }
+    if s.from_book {
+        println!("answered:   from the opening book, without search");
+    }
     let secs = s.micros as f64 / 1e6;
     println!("nodes:      {}", s.nodes);
     println!(

@@ -8,11 +8,13 @@ use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
 use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
 use super::GameSpec;
+use crate::book::Book;
 use crate::game::{Connect4, Cube};
 use crate::search::parallel::thread_pool;
 use crate::search::{MemoryTable, Stopped, Table};
 use crate::store::{Store, StoreConfig};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to find out about a position.
@@ -42,6 +44,8 @@ pub struct Solver {
     /// Alpha-beta's threads, started on the first question and kept: starting them costs more
     /// than a small search.
     pool: Option<rayon::ThreadPool>,
+    /// An opening book asked before any search.
+    book: Option<Arc<Book>>,
 }
 
 impl Solver {
@@ -61,6 +65,7 @@ impl Solver {
             tables: Tables::None,
             table_dir: None,
             pool: None,
+            book: None,
         })
     }
 
@@ -112,6 +117,29 @@ impl Solver {
         };
         self.table_dir = Some(dir.to_path_buf());
         Ok(self)
+    }
+
+    /// The same solver answering from `book` whatever the book holds (a question whose
+    /// position, or for best moves and analysis whose every child, is in it), searching only
+    /// beyond. A book for another game or board is refused.
+    pub fn with_book(mut self, book: Arc<Book>) -> Result<Solver, SolveError> {
+        if book.spec() != self.game {
+            return Err(SolveError::BadInput(format!(
+                "{}: a book for {} {}, not for {} {}",
+                book.dir().display(),
+                book.spec().name(),
+                book.spec().size(),
+                self.game.name(),
+                self.game.size()
+            )));
+        }
+        self.book = Some(book);
+        Ok(self)
+    }
+
+    /// Whether the solver keeps a position store.
+    pub fn has_table(&self) -> bool {
+        self.table_dir.is_some()
     }
 
     /// The configuration this solver runs.
@@ -225,7 +253,15 @@ impl Solver {
         let start = Instant::now();
         let analyze = question == Question::Analyze;
         let over = game_over_score(g);
+        let booked = match (&self.book, over) {
+            (Some(book), None) => {
+                book.count(super::from_book::found(book, g, &self.config, analyze))
+            }
+            _ => None,
+        };
+        let from_book = booked.is_some();
         let mut found = match over {
+            None if from_book => booked.expect("checked"),
             Some(score) => Found {
                 score: engines::weaken(score, self.config.mode),
                 best: Vec::new(),
@@ -276,6 +312,7 @@ impl Solver {
             position: g.position_text(),
             ply: g.ply(),
             game_over: over.is_some(),
+            from_book,
             score: found.score,
             value: value_word(found.score),
             weak: self.config.mode == super::config::Mode::Weak,
