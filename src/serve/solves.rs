@@ -5,7 +5,9 @@
 
 use super::query::{ApiError, Position};
 use crate::book::Book;
-use crate::solver::{Control, GameSpec, Question, Solution, SolveError, Solver, SolverConfig};
+use crate::solver::{
+    Control, GameSpec, Question, Solution, SolveError, Solver, SolverConfig, StopReason,
+};
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -157,40 +159,36 @@ impl Solves {
             let mut solver = me.take_solver(spec)?;
             let result = solver.solve(&moves, question, Some(left), &task_control);
             me.put_back(solver);
-            Ok::<_, SolveError>(result)
+            // counted here: a request whose client left is dropped before it could count
+            let counter = match &result {
+                Ok(_) => Some(&me.counts.solved),
+                Err(SolveError::Stopped { reason, .. }) => Some(match reason {
+                    StopReason::TimeLimit => &me.counts.timed_out,
+                    StopReason::Cancelled => &me.counts.cancelled,
+                }),
+                Err(_) => None,
+            };
+            if let Some(c) = counter {
+                c.fetch_add(1, Ordering::Relaxed);
+            }
+            result
         });
         let joined = task.await;
         guard.0 = None;
         if let Some(job) = &job {
             self.jobs.lock().expect("jobs lock").remove(job);
         }
-        let result = match joined {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => Err(e),
-            Err(e) => {
-                return Err(ApiError::with_status(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("the solve failed: {e}"),
-                ))
-            }
-        };
-        match result {
-            Ok(s) => {
-                self.counts.solved.fetch_add(1, Ordering::Relaxed);
-                Ok(Outcome::Solved(Box::new(s)))
-            }
-            Err(e @ SolveError::Stopped { reason, .. }) => {
-                let counter = match reason {
-                    crate::solver::StopReason::TimeLimit => &self.counts.timed_out,
-                    crate::solver::StopReason::Cancelled => &self.counts.cancelled,
-                };
-                counter.fetch_add(1, Ordering::Relaxed);
-                Ok(Outcome::Undecided(e))
-            }
-            Err(SolveError::BadInput(m)) => Err(ApiError::bad(m)),
-            Err(e) => Err(ApiError::with_status(
+        match joined {
+            Ok(Ok(s)) => Ok(Outcome::Solved(Box::new(s))),
+            Ok(Err(e @ SolveError::Stopped { .. })) => Ok(Outcome::Undecided(e)),
+            Ok(Err(SolveError::BadInput(m))) => Err(ApiError::bad(m)),
+            Ok(Err(e)) => Err(ApiError::with_status(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 e.to_string(),
+            )),
+            Err(e) => Err(ApiError::with_status(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the solve failed: {e}"),
             )),
         }
     }
