@@ -6,6 +6,7 @@
 //! subtrees). Every shallower position's score is then the negamax of its children's, which
 //! are all in the book by then — exact, and free. A finished game is scored by its result.
 
+use super::partial::Partial;
 use super::{check_bookable, entry, identity, BookError, BOOK_FILE, VALUE_BITS};
 use crate::game::{Bits, Connect4, Game, Key};
 use crate::solver::games::{game_over_score, Solvable};
@@ -24,6 +25,8 @@ pub struct BuildReport {
     pub entries: u64,
     /// Positions solved by search (the deepest level, games not over).
     pub searched: u64,
+    /// Of these, positions an earlier, interrupted run had solved.
+    pub resumed: u64,
     /// Nodes the searches took.
     pub nodes: u64,
     /// Wall-clock time of the whole build.
@@ -68,7 +71,8 @@ fn levels<G: Solvable>(start: G, plies: u32) -> Vec<Vec<(Key, G)>> {
 /// Builds the book of `spec`'s first `plies` plies into `dir` (created if missing; a book
 /// already there is replaced only when the new one is complete). `config` runs the searches
 /// (its mode and best moves are overridden: exact scores, no best moves); `progress` is called
-/// after each search.
+/// after each search. Each solved position is recorded at once ([`super::partial`]): a build
+/// stopped through `control`, or killed, continues where it was when run again.
 pub fn build(
     spec: GameSpec,
     plies: u32,
@@ -101,14 +105,32 @@ pub fn build(
         .iter()
         .filter(|(_, g)| game_over_score(g).is_none())
         .count() as u64;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| BookError::BadInput(format!("{}: {e}", dir.display())))?;
+    let mut partial = Partial::open(dir, spec, plies)?;
     let (mut done, mut nodes) = (0u64, 0u64);
+    let mut resumed = 0u64;
     for (key, g) in deepest {
-        let score = match game_over_score(g) {
-            Some(s) => s,
-            None => {
-                let s = solver
-                    .solve_position(g, Question::Value, None, control)
-                    .map_err(solve_error)?;
+        let score = match (game_over_score(g), partial.done.get(key)) {
+            (Some(s), _) => s,
+            (None, Some(&s)) => {
+                done += 1;
+                resumed += 1;
+                s
+            }
+            (None, None) => {
+                // small searches may end before they look at the flag: look here too
+                if control.stopped().is_some() {
+                    return Err(BookError::Stopped { done, total });
+                }
+                let s = match solver.solve_position(g, Question::Value, None, control) {
+                    Ok(s) => s,
+                    Err(SolveError::Stopped { .. }) => {
+                        return Err(BookError::Stopped { done, total })
+                    }
+                    Err(e) => return Err(solve_error(e)),
+                };
+                partial.record(*key, s.score)?;
                 done += 1;
                 nodes += s.nodes;
                 progress(BuildProgress { done, total, nodes });
@@ -134,8 +156,6 @@ pub fn build(
     }
     let mut words: Vec<u64> = scores.iter().map(|(&k, &s)| entry(k, s)).collect();
     words.sort_unstable();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| BookError::BadInput(format!("{}: {e}", dir.display())))?;
     let n = words.len() as u64;
     write_run_wide(
         dir,
@@ -146,12 +166,14 @@ pub fn build(
         n,
     )
     .map_err(|e| BookError::Store(e.into()))?;
+    partial.finish()?;
     let file_bytes = std::fs::metadata(dir.join(BOOK_FILE))
         .map(|m| m.len())
         .unwrap_or(0);
     Ok(BuildReport {
         entries: n,
         searched: total,
+        resumed,
         nodes,
         elapsed: start.elapsed(),
         file_bytes,

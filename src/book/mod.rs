@@ -14,6 +14,7 @@
 //! without search. [`build`] makes a book; [`Book::found`] answers a solver's question from it.
 
 pub mod build;
+pub mod partial;
 
 use crate::game::{Bits, Key};
 use crate::solver::games::{game_over_score, Solvable};
@@ -38,6 +39,14 @@ pub enum BookError {
     BadInput(String),
     /// The run file is damaged or could not be written or read.
     Store(StoreError),
+    /// A build was stopped (its time limit, or Ctrl-C) after solving `done` of `total`
+    /// positions; what it solved is kept, and the same command continues it.
+    Stopped {
+        /// Positions solved, by this run and earlier ones.
+        done: u64,
+        /// Positions to solve.
+        total: u64,
+    },
 }
 
 impl fmt::Display for BookError {
@@ -45,6 +54,10 @@ impl fmt::Display for BookError {
         match self {
             BookError::BadInput(s) => f.write_str(s),
             BookError::Store(e) => write!(f, "book: {e}"),
+            BookError::Stopped { done, total } => write!(
+                f,
+                "book build stopped after {done} of {total} positions; run the same command again to continue"
+            ),
         }
     }
 }

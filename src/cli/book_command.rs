@@ -49,6 +49,10 @@ pub struct BuildConnect4 {
     /// Search threads (0 = one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Stop after this much time (e.g. 10m): what was solved is kept, and the same command
+    /// continues the build (exit status 3 until it is complete).
+    #[arg(long, value_name = "DURATION")]
+    time_limit: Option<String>,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -73,6 +77,13 @@ pub struct CheckArgs {
     /// Memory for the fresh solves' table.
     #[arg(long, default_value = "1G")]
     mem: String,
+    /// Also time the analysis (book first, then search, as `serve` does with one thread) of
+    /// every position of this ply (symmetric ones once), or of --time-sample random ones.
+    #[arg(long, value_name = "PLY")]
+    time_ply: Option<u32>,
+    /// How many positions of --time-ply to time (0: all of them).
+    #[arg(long, default_value_t = 0)]
+    time_sample: u32,
 }
 
 /// Runs a `book` command.
@@ -95,7 +106,19 @@ fn build_connect4(a: &BuildConnect4) -> Result<i32, CliError> {
         ..SolveOptions::default()
     };
     let config = options.config(spec)?;
-    let control = Control::new();
+    let control = Arc::new(Control::new());
+    if let Some(t) = &a.time_limit {
+        let limit = zugzwang::solver::budget::parse_duration(t)
+            .map_err(|e| CliError::BadInput(format!("--time-limit: {e}")))?;
+        let c = control.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            c.cancel();
+        });
+    }
+    // Ctrl-C stops like the time limit: the solved positions are kept for the next run
+    let on_interrupt = control.clone();
+    let _ = ctrlc::set_handler(move || on_interrupt.cancel());
     let start = Instant::now();
     let mut last = Instant::now();
     let report = build(spec, a.plies, &a.table, config, &control, |p: BuildProgress| {
@@ -111,11 +134,12 @@ fn build_connect4(a: &BuildConnect4) -> Result<i32, CliError> {
     })
     .map_err(book_error)?;
     println!(
-        "book of connect4 {} up to ply {}: {} positions ({} searched, {} nodes) in {:.1} s, {} in {}",
+        "book of connect4 {} up to ply {}: {} positions ({} searched, {} of them by earlier runs; {} nodes) in {:.1} s, {} in {}",
         spec.size(),
         a.plies,
         report.entries,
         report.searched,
+        report.resumed,
         report.nodes,
         report.elapsed.as_secs_f64(),
         human_bytes(report.file_bytes),
@@ -127,6 +151,7 @@ fn build_connect4(a: &BuildConnect4) -> Result<i32, CliError> {
 fn book_error(e: zugzwang::book::BookError) -> CliError {
     match e {
         zugzwang::book::BookError::BadInput(s) => CliError::BadInput(s),
+        e @ zugzwang::book::BookError::Stopped { .. } => CliError::Undecided(e.to_string()),
         e => CliError::Failed(e.to_string()),
     }
 }
@@ -222,6 +247,15 @@ fn check(a: &CheckArgs) -> Result<i32, CliError> {
         micros as f64 / answered.max(1) as f64,
         slowest
     );
+    if let Some(ply) = a.time_ply {
+        time_analysis(
+            &book,
+            &mut config_for_timing(a, spec)?,
+            ply,
+            a.time_sample,
+            &mut x,
+        )?;
+    }
     if wrong > 0 {
         return Err(CliError::Failed(format!(
             "{wrong} of {} sampled scores differ from a fresh solve",
@@ -230,4 +264,84 @@ fn check(a: &CheckArgs) -> Result<i32, CliError> {
     }
     println!("{} sampled scores match fresh solves", a.sample);
     Ok(0)
+}
+
+/// The configuration `serve` solves with by default: one thread, 512 MiB.
+fn config_for_timing(
+    a: &CheckArgs,
+    spec: GameSpec,
+) -> Result<zugzwang::solver::SolverConfig, CliError> {
+    let options = SolveOptions {
+        mem: a.mem.clone(),
+        threads: Some(1),
+        ..SolveOptions::default()
+    };
+    options.config(spec)
+}
+
+/// Times the analysis of the positions of `ply` (all symmetry classes, or `sample` random
+/// ones), each by a fresh solver with the book, and prints the mean and the slowest.
+fn time_analysis(
+    book: &Arc<Book>,
+    config: &mut zugzwang::solver::SolverConfig,
+    ply: u32,
+    sample: u32,
+    x: &mut u64,
+) -> Result<(), CliError> {
+    let GameSpec::Connect4 { width, height } = book.spec() else {
+        unreachable!("Connect Four books only")
+    };
+    let empty = Connect4::new(width, height).expect("a booked size");
+    let mut positions: Vec<Connect4> = Vec::new();
+    if sample == 0 {
+        let mut level = vec![empty];
+        for _ in 0..ply {
+            let mut next = std::collections::HashMap::new();
+            for g in &level {
+                if game_over_score(g).is_some() {
+                    continue;
+                }
+                for mv in Bits(g.playable()) {
+                    let mut c = *g;
+                    c.play(mv);
+                    next.entry(c.key()).or_insert(c);
+                }
+            }
+            level = next.into_values().collect();
+        }
+        positions = level
+            .into_iter()
+            .filter(|g| game_over_score(g).is_none())
+            .collect();
+    } else {
+        while positions.len() < sample as usize {
+            let mut g = empty;
+            while g.ply() < ply && game_over_score(&g).is_none() {
+                g.play(random_move(&g, x));
+            }
+            if g.ply() == ply && game_over_score(&g).is_none() {
+                positions.push(g);
+            }
+        }
+    }
+    config.mode = Mode::Strong;
+    let (mut total, mut slowest, mut worst) = (0.0f64, 0.0f64, String::new());
+    for g in &positions {
+        let mut solver = Solver::new(book.spec(), config.clone())?.with_book(book.clone())?;
+        let t = Instant::now();
+        solver.solve_position(g, Question::Analyze, None, &Control::new())?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        total += ms;
+        if ms > slowest {
+            slowest = ms;
+            worst = g.to_text();
+        }
+    }
+    println!(
+        "analysis of {} positions of ply {ply}: {:.1} ms on average, {:.1} ms at most ({worst})",
+        positions.len(),
+        total / positions.len().max(1) as f64,
+        slowest
+    );
+    Ok(())
 }
