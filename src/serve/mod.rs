@@ -133,6 +133,8 @@ async fn board(
             "position": g.position_text(),
             "ply": g.ply(),
             "game_over": game_over_score(g).is_some(),
+            // how it ended: the last mover completed a line (or a poison), or the board is full
+            "result": game_over_score(g).map(|s| if s == 0 { "draw" } else { "won" }),
             "svg": g.svg(true),
         })
     }

@@ -137,7 +137,13 @@ fn solve_and_analyze_answer_with_the_command_lines_fields() {
     assert_eq!(code, 200, "{v}");
     assert_eq!(v["game_over"], true);
     assert_eq!(v["value"], "loss");
+    let (code, v) = get(
+        t.addr,
+        "/api/board?game=qubic&moves=a11+a12+b11+b12+c11+c12+d11",
+    );
+    assert_eq!((code, &v["result"]), (200, &serde_json::json!("won")));
     let (code, v) = get(t.addr, "/api/board?game=sogo&moves=a1+b2");
+    assert_eq!(v["result"], serde_json::Value::Null);
     assert_eq!(code, 200);
     assert_eq!(v["ply"], 2);
     assert!(v["svg"].as_str().unwrap().contains("data-move=\"d4\""));
