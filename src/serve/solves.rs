@@ -71,14 +71,30 @@ pub struct Counts {
     pub cancelled: AtomicU64,
 }
 
-/// Cancels a solve when the request that started it is dropped before the answer: the client
-/// closed the connection.
-struct CancelOnDrop(Option<Arc<Control>>);
+/// A request's hold on its solve: when the request ends, its job name is forgotten, and if it
+/// ends before the answer (the client closed the connection, so the request was dropped) the
+/// solve is cancelled.
+struct JobGuard<'a> {
+    solves: &'a Solves,
+    job: Option<String>,
+    control: Arc<Control>,
+    answered: bool,
+}
 
-impl Drop for CancelOnDrop {
+impl Drop for JobGuard<'_> {
     fn drop(&mut self) {
-        if let Some(c) = self.0.take() {
-            c.cancel();
+        if !self.answered {
+            self.control.cancel();
+        }
+        if let Some(job) = &self.job {
+            let mut jobs = self.solves.jobs.lock().expect("jobs lock");
+            // a later request may have reused the name: forget only our own
+            if jobs
+                .get(job)
+                .is_some_and(|j| Arc::ptr_eq(&j.control, &self.control))
+            {
+                jobs.remove(job);
+            }
         }
     }
 }
@@ -136,7 +152,12 @@ impl Solves {
             }
         };
         let control = Arc::new(Control::new());
-        let mut guard = CancelOnDrop(Some(control.clone()));
+        let mut guard = JobGuard {
+            solves: self,
+            job: pos.job.clone(),
+            control: control.clone(),
+            answered: false,
+        };
         if let Some(job) = &pos.job {
             self.jobs.lock().expect("jobs lock").insert(
                 job.clone(),
@@ -150,7 +171,7 @@ impl Solves {
             .saturating_sub(start.elapsed())
             .max(Duration::from_millis(1));
         let me = self.clone();
-        let (spec, moves, job) = (pos.spec, pos.moves.clone(), pos.job.clone());
+        let (spec, moves) = (pos.spec, pos.moves.clone());
         let task_control = control.clone();
         self.counts.started.fetch_add(1, Ordering::Relaxed);
         let task = tokio::task::spawn_blocking(move || {
@@ -174,10 +195,8 @@ impl Solves {
             result
         });
         let joined = task.await;
-        guard.0 = None;
-        if let Some(job) = &job {
-            self.jobs.lock().expect("jobs lock").remove(job);
-        }
+        guard.answered = true;
+        drop(guard);
         match joined {
             Ok(Ok(s)) => Ok(Outcome::Solved(Box::new(s))),
             Ok(Err(e @ SolveError::Stopped { .. })) => Ok(Outcome::Undecided(e)),

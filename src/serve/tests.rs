@@ -296,6 +296,8 @@ fn a_solve_is_cancelled_when_asked_or_when_its_client_leaves() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(t.solves.running(), 0);
+    // and its name is forgotten
+    assert_eq!(get(t.addr, "/api/progress?job=two").1["running"], false);
     assert_eq!(
         get(t.addr, "/api/solve?game=connect4&size=5x4&moves=2").0,
         200
