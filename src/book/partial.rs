@@ -4,8 +4,8 @@
 //!
 //! A text file, one line per solved position of the deepest level (`KEY_HEX SCORE`), headed by
 //! the build it belongs to (`connect4 7x6 plies 2`); appended after every solve and synced at
-//! most once a second (a sync per line made a build of 93,000 cheap positions wait on the disk
-//! for most of its time), so a kill loses at most a second's solves. A line cut short by a kill
+//! most once a second (a sync per line makes a build of many cheap positions wait on the disk
+//! more than it searches), so a kill loses at most a second's solves. A line cut short by a kill
 //! is dropped on reading.
 
 use super::BookError;
