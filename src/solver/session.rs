@@ -260,9 +260,9 @@ impl Solver {
             _ => None,
         };
         let from_book = booked.is_some();
-        let mut found = match over {
-            None if from_book => booked.expect("checked"),
-            Some(score) => Found {
+        let mut found = match (over, booked) {
+            (None, Some(found)) => found,
+            (Some(score), _) => Found {
                 score: engines::weaken(score, self.config.mode),
                 best: Vec::new(),
                 nodes: 0,
@@ -270,7 +270,7 @@ impl Solver {
                 probes: Vec::new(),
                 move_scores: analyze.then(Vec::new),
             },
-            None => {
+            (None, None) => {
                 self.make_tables();
                 if self.config.engine == Engine::Alphabeta && self.pool.is_none() {
                     self.pool = Some(thread_pool(self.config.threads)?);
