@@ -38,8 +38,10 @@ pub struct BuildReport {
 /// Progress of the deepest level's searches: done of total, nodes so far.
 #[derive(Clone, Copy, Debug)]
 pub struct BuildProgress {
-    /// Positions solved.
+    /// Positions solved (by this run and, see `resumed`, earlier ones).
     pub done: u64,
+    /// Of these, positions an earlier run had solved.
+    pub resumed: u64,
     /// Positions to solve.
     pub total: u64,
     /// Nodes so far.
@@ -133,7 +135,12 @@ pub fn build(
                 partial.record(*key, s.score)?;
                 done += 1;
                 nodes += s.nodes;
-                progress(BuildProgress { done, total, nodes });
+                progress(BuildProgress {
+                    done,
+                    resumed,
+                    total,
+                    nodes,
+                });
                 s.score
             }
         };

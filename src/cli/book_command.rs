@@ -125,7 +125,7 @@ fn build_connect4(a: &BuildConnect4) -> Result<i32, CliError> {
         if !a.quiet && (last.elapsed().as_secs() >= 5 || p.done == p.total) {
             last = Instant::now();
             let secs = start.elapsed().as_secs_f64();
-            let eta = secs / p.done as f64 * (p.total - p.done) as f64;
+            let eta = secs / (p.done - p.resumed) as f64 * (p.total - p.done) as f64;
             eprintln!(
                 "[{secs:>6.0} s] solved {} of {} positions at ply {}, {} nodes, about {eta:.0} s to go",
                 p.done, p.total, a.plies, p.nodes
