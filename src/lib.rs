@@ -5,12 +5,15 @@
 //! game-independent [`search`] (alpha-beta negamax with null-window score narrowing) solves them
 //! all, remembering what it proved in a [`search::Table`] or the on-disk [`store`]. Front ends
 //! (the command line, benchmarks, the audit in `verify/`) ask through one API, [`solver`];
-//! [`record`] writes the reproducible record of every long solve to `solve-runs/`.
+//! [`book`] keeps the exact scores of the first plies; [`serve`] is the local web page and its
+//! JSON API; [`record`] writes the reproducible record of every long solve to `solve-runs/`.
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod game;
 pub mod record;
 pub mod search;
+pub mod serve;
 pub mod solver;
 pub mod store;
 pub mod util;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use zugzwang::game::Rules;
 use zugzwang::solver::budget::parse_duration;
 use zugzwang::solver::{
-    BestMoves, Engine, FirstQuestion, GameSpec, KeyMode, Memory, Mode, Question, Request,
+    BestMoves, Engine, FirstQuestion, GameSpec, KeyMode, Memory, Mode, Question, Request, Solver,
     SolverConfig,
 };
 
@@ -98,6 +98,10 @@ pub struct SolveOptions {
     /// continues from it. Inspect it with `zugzwang table stats|check DIR`.
     #[arg(long, value_name = "DIR")]
     pub table: Option<PathBuf>,
+    /// Answer from the opening book in this directory (made by `zugzwang book build`) whatever
+    /// it holds; search only beyond it.
+    #[arg(long, value_name = "DIR")]
+    pub book: Option<PathBuf>,
     /// With --table: save at least this often (e.g. 10s, 5m); a kill loses at most this much.
     /// Default: results every 5 s, the proof search's snapshot for resuming every minute.
     #[arg(long, value_name = "DURATION", requires = "table")]
@@ -246,6 +250,18 @@ impl SolveOptions {
     /// `--mem` as given.
     pub fn memory(&self) -> Result<Memory, CliError> {
         Memory::parse(&self.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))
+    }
+
+    /// `solver` answering from `--book` first, if given.
+    pub fn with_book(&self, solver: Solver) -> Result<Solver, CliError> {
+        let Some(dir) = &self.book else {
+            return Ok(solver);
+        };
+        let book = zugzwang::book::Book::open(dir).map_err(|e| match e {
+            zugzwang::book::BookError::BadInput(s) => CliError::BadInput(s),
+            e => CliError::Failed(e.to_string()),
+        })?;
+        Ok(solver.with_book(std::sync::Arc::new(book))?)
     }
 
     /// `--save-every`, parsed.

@@ -43,7 +43,7 @@ pub fn run(game: GameSpec, opts: &SolveOptions, file: &str) -> Result<i32, CliEr
     opts.best.get_or_insert(BestMoves::None);
     let cfg = opts.config(game)?;
     let weak = cfg.mode == zugzwang::solver::Mode::Weak;
-    let mut solver = Solver::new(game, cfg).map_err(CliError::from)?;
+    let mut solver = opts.with_book(Solver::new(game, cfg).map_err(CliError::from)?)?;
     solver.prefault();
     let (mut count, mut mismatches, mut total_nodes, mut total_micros) = (0u64, 0u64, 0u64, 0u64);
     for (lineno, line) in reader.lines().enumerate() {

@@ -4,10 +4,12 @@
 
 mod args;
 mod batch;
+mod book_command;
 mod common;
 mod recheck;
 mod report;
 mod runs;
+mod serve_command;
 mod show;
 mod table_command;
 
@@ -44,6 +46,13 @@ enum Command {
         #[command(subcommand)]
         command: table_command::TableCommand,
     },
+    /// Opening books: the exact scores of every position of the first plies.
+    Book {
+        #[command(subcommand)]
+        command: book_command::BookCommand,
+    },
+    /// Serve the web page (exact analysis, click to play) and its JSON API on localhost.
+    Serve(serve_command::ServeArgs),
     /// Draw a position (4x4x4: the four levels side by side, threats and poisons marked).
     Show {
         #[command(subcommand)]
@@ -66,6 +75,8 @@ pub fn run() -> i32 {
         Command::Analyze { game } => solve(&game, Question::Analyze),
         Command::Runs(args) => runs::runs(&args),
         Command::Table { command } => table_command::run(&command),
+        Command::Book { command } => book_command::run(&command),
+        Command::Serve(args) => serve_command::run(&args),
         Command::Show { game } => show::show(&game),
     };
     match result {
@@ -87,7 +98,7 @@ fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
         return batch::run(spec, opts, file);
     }
     let request = opts.request(spec, position, question)?;
-    let mut solver = Solver::new(spec, request.config.clone())?;
+    let mut solver = opts.with_book(Solver::new(spec, request.config.clone())?)?;
     if let Some(dir) = &request.table {
         solver = match opts.save_every()? {
             Some(every) => solver.with_table_saving(dir, position, every)?,

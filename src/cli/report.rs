@@ -50,6 +50,9 @@ pub fn print(s: &Solution, json: bool) {
         }
         None => {}
     }
+    if s.from_book {
+        println!("answered:   from the opening book, without search");
+    }
     let secs = s.micros as f64 / 1e6;
     println!("nodes:      {}", s.nodes);
     println!(

@@ -9,6 +9,7 @@ pub mod connect4;
 pub mod cube;
 mod key;
 mod player;
+pub mod svg;
 pub mod symmetry;
 
 pub use connect4::Connect4;

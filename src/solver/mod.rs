@@ -23,6 +23,7 @@ pub mod budget;
 pub mod config;
 pub mod control;
 mod engines;
+mod from_book;
 pub mod games;
 pub mod outcome;
 pub mod session;

@@ -68,6 +68,8 @@ pub struct Solution {
     /// Whether the game is already over (a line completed, or the board full): the value is
     /// then the result, found without search.
     pub game_over: bool,
+    /// Whether the answer was read from an opening book instead of searched.
+    pub from_book: bool,
     /// Exact score (strong) or its sign (weak), for the side to move.
     pub score: i32,
     /// `win`, `draw` or `loss` for the side to move.

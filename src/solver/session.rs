@@ -8,11 +8,13 @@ use super::engines::{self, Found, ProofTables};
 use super::games::{game_over_score, Solvable};
 use super::outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
 use super::GameSpec;
+use crate::book::Book;
 use crate::game::{Connect4, Cube, Rules};
 use crate::search::parallel::thread_pool;
 use crate::search::{MemoryTable, Stopped, Table};
 use crate::store::{Store, StoreConfig};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to find out about a position.
@@ -42,6 +44,8 @@ pub struct Solver {
     /// Alpha-beta's threads, started on the first question and kept: starting them costs more
     /// than a small search.
     pool: Option<rayon::ThreadPool>,
+    /// An opening book asked before any search.
+    book: Option<Arc<Book>>,
 }
 
 impl Solver {
@@ -67,6 +71,7 @@ impl Solver {
             tables: Tables::None,
             table_dir: None,
             pool: None,
+            book: None,
         })
     }
 
@@ -127,6 +132,29 @@ impl Solver {
         };
         self.table_dir = Some(dir.to_path_buf());
         Ok(self)
+    }
+
+    /// The same solver answering from `book` whatever the book holds (a question whose
+    /// position, or for best moves and analysis whose every child, is in it), searching only
+    /// beyond. A book for another game or board is refused.
+    pub fn with_book(mut self, book: Arc<Book>) -> Result<Solver, SolveError> {
+        if book.spec() != self.game {
+            return Err(SolveError::BadInput(format!(
+                "{}: a book for {} {}, not for {} {}",
+                book.dir().display(),
+                book.spec().name(),
+                book.spec().size(),
+                self.game.name(),
+                self.game.size()
+            )));
+        }
+        self.book = Some(book);
+        Ok(self)
+    }
+
+    /// Whether the solver keeps a position store.
+    pub fn has_table(&self) -> bool {
+        self.table_dir.is_some()
     }
 
     /// The configuration this solver runs.
@@ -242,8 +270,16 @@ impl Solver {
         let start = Instant::now();
         let analyze = question == Question::Analyze;
         let over = game_over_score(g);
-        let mut found = match over {
-            Some(score) => Found {
+        let booked = match (&self.book, over) {
+            (Some(book), None) => {
+                book.count(super::from_book::found(book, g, &self.config, analyze))
+            }
+            _ => None,
+        };
+        let from_book = booked.is_some();
+        let mut found = match (over, booked) {
+            (None, Some(found)) => found,
+            (Some(score), _) => Found {
                 score: engines::weaken(score, self.config.mode),
                 best: Vec::new(),
                 nodes: 0,
@@ -251,7 +287,7 @@ impl Solver {
                 probes: Vec::new(),
                 move_scores: analyze.then(Vec::new),
             },
-            None => {
+            (None, None) => {
                 self.make_tables();
                 if self.config.engine == Engine::Alphabeta && self.pool.is_none() {
                     self.pool = Some(thread_pool(self.config.threads)?);
@@ -314,6 +350,7 @@ impl Solver {
             position: g.position_text(),
             ply: g.ply(),
             game_over: over.is_some(),
+            from_book,
             score: found.score,
             value: value_word(found.score),
             weak: self.config.mode == super::config::Mode::Weak,

@@ -24,8 +24,12 @@ pub const HEADER_LEN: usize = 256;
 pub const CHECKSUM_AT: usize = HEADER_LEN - 8;
 /// First bytes of every run file.
 pub const MAGIC: [u8; 8] = *b"ZZSTORE\x1a";
-/// The format this code writes and the only one it reads.
-pub const FORMAT_VERSION: u32 = 2;
+/// The format this code writes.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest format this code reads (format 2: no value width, always 2-bit values).
+pub const OLDEST_READ: u32 = 2;
+/// The value width of every format-2 file: the store's 2-bit bounds.
+pub const LEGACY_VALUE_BITS: u32 = 2;
 /// Longest game or variant name a header holds.
 pub const MAX_NAME: usize = 64;
 
@@ -49,6 +53,41 @@ pub struct RunHeader {
     pub bloom_hashes: u32,
     /// xxh3-64 of everything after the header: entries, padding and Bloom filter.
     pub body_checksum: u64,
+    /// Bits of value in the low end of every entry word (the key is the word shifted right by
+    /// this many bits): 2 for the store's bounds, wider for a book's exact scores.
+    pub value_bits: u32,
+}
+
+/// A format-2 header: [`RunHeader`] without the value width. Decoded only, to read old runs
+/// (and encoded by the tests that make one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct RunHeaderV2 {
+    magic: [u8; 8],
+    version: u32,
+    game: String,
+    variant: String,
+    hash_seed: u64,
+    entry_count: u64,
+    bloom_blocks: u64,
+    bloom_hashes: u32,
+    body_checksum: u64,
+}
+
+impl From<RunHeaderV2> for RunHeader {
+    fn from(h: RunHeaderV2) -> RunHeader {
+        RunHeader {
+            magic: h.magic,
+            version: h.version,
+            game: h.game,
+            variant: h.variant,
+            hash_seed: h.hash_seed,
+            entry_count: h.entry_count,
+            bloom_blocks: h.bloom_blocks,
+            bloom_hashes: h.bloom_hashes,
+            body_checksum: h.body_checksum,
+            value_bits: LEGACY_VALUE_BITS,
+        }
+    }
 }
 
 /// Why a header was refused or could not be written. Displays as one line.
@@ -103,11 +142,11 @@ impl fmt::Display for HeaderError {
             HeaderError::BadMagic => f.write_str("bad magic: not a zugzwang run file"),
             HeaderError::NewerFormat { found } => write!(
                 f,
-                "newer format: version {found}, this program reads version {FORMAT_VERSION}"
+                "newer format: version {found}, this program reads versions {OLDEST_READ} to {FORMAT_VERSION}"
             ),
             HeaderError::OlderFormat { found } => write!(
                 f,
-                "older format: version {found}, this program reads version {FORMAT_VERSION} only (rebuild the table: move the directory away and solve again)"
+                "older format: version {found}, this program reads versions {OLDEST_READ} to {FORMAT_VERSION} only (rebuild the table: move the directory away and solve again)"
             ),
             HeaderError::Checksum { stored, computed } => write!(
                 f,
@@ -153,8 +192,8 @@ fn config() -> impl bincode::config::Config {
 }
 
 impl RunHeader {
-    /// A current-version header. Names longer than [`MAX_NAME`] bytes are refused by
-    /// [`RunHeader::encode`].
+    /// A current-version header of a run of 2-bit values (see [`RunHeader::with_value_bits`]).
+    /// Names longer than [`MAX_NAME`] bytes are refused by [`RunHeader::encode`].
     pub fn new(
         game: &str,
         variant: &str,
@@ -174,7 +213,14 @@ impl RunHeader {
             bloom_blocks,
             bloom_hashes,
             body_checksum,
+            value_bits: LEGACY_VALUE_BITS,
         }
+    }
+
+    /// The same header for entries carrying `bits` bits of value.
+    pub fn with_value_bits(mut self, bits: u32) -> Self {
+        self.value_bits = bits;
+        self
     }
 
     /// The [`HEADER_LEN`] bytes of this header. Err if a name is too long to fit.
@@ -211,7 +257,7 @@ impl RunHeader {
         if version > FORMAT_VERSION {
             return Err(HeaderError::NewerFormat { found: version });
         }
-        if version < FORMAT_VERSION {
+        if version < OLDEST_READ {
             return Err(HeaderError::OlderFormat { found: version });
         }
         let stored = u64::from_le_bytes(bytes[CHECKSUM_AT..].try_into().expect("8 bytes"));
@@ -219,9 +265,15 @@ impl RunHeader {
         if stored != computed {
             return Err(HeaderError::Checksum { stored, computed });
         }
-        let (header, used): (RunHeader, usize) =
-            bincode::serde::decode_from_slice(&bytes[..CHECKSUM_AT], config())
-                .map_err(|e| HeaderError::Decode(Arc::new(e)))?;
+        let fields = &bytes[..CHECKSUM_AT];
+        let decode_err = |e| HeaderError::Decode(Arc::new(e));
+        let (header, used): (RunHeader, usize) = if version == 2 {
+            let (old, used): (RunHeaderV2, usize) =
+                bincode::serde::decode_from_slice(fields, config()).map_err(decode_err)?;
+            (old.into(), used)
+        } else {
+            bincode::serde::decode_from_slice(fields, config()).map_err(decode_err)?
+        };
         if let Some(i) = bytes[used..CHECKSUM_AT].iter().position(|&b| b != 0) {
             return Err(HeaderError::NonZeroPadding { at: used + i });
         }
@@ -230,7 +282,7 @@ impl RunHeader {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::error::Error;
 
@@ -316,6 +368,48 @@ mod tests {
         assert!(matches!(e, HeaderError::OlderFormat { found: 1 }), "{e}");
         let line = e.to_string();
         assert!(line.contains("version 1") && !line.contains('\n'), "{line}");
+    }
+
+    /// The bytes of `h` as format 2 wrote them (no value width; the checksum and padding rules
+    /// of today).
+    pub(crate) fn encode_v2(h: &RunHeader) -> [u8; HEADER_LEN] {
+        let old = RunHeaderV2 {
+            magic: MAGIC,
+            version: 2,
+            game: h.game.clone(),
+            variant: h.variant.clone(),
+            hash_seed: h.hash_seed,
+            entry_count: h.entry_count,
+            bloom_blocks: h.bloom_blocks,
+            bloom_hashes: h.bloom_hashes,
+            body_checksum: h.body_checksum,
+        };
+        let mut out = [0u8; HEADER_LEN];
+        bincode::serde::encode_into_slice(&old, &mut out[..CHECKSUM_AT], config()).unwrap();
+        let check = xxhash_rust::xxh3::xxh3_64(&out[..CHECKSUM_AT]);
+        out[CHECKSUM_AT..].copy_from_slice(&check.to_le_bytes());
+        out
+    }
+
+    /// A format-2 header (written before the value width existed) reads as a 2-bit run with
+    /// every other field as it was; a wide format-3 header keeps its width.
+    #[test]
+    fn format_2_still_reads_and_the_width_round_trips() {
+        let h = sample();
+        let old = RunHeader::decode(&encode_v2(&h)).unwrap();
+        assert_eq!(old.version, 2);
+        assert_eq!(old.value_bits, LEGACY_VALUE_BITS);
+        assert_eq!(
+            RunHeader {
+                version: FORMAT_VERSION,
+                ..old
+            },
+            h
+        );
+        let wide = sample().with_value_bits(8);
+        let back = RunHeader::decode(&wide.encode().unwrap()).unwrap();
+        assert_eq!(back.value_bits, 8);
+        assert_eq!(back, wide);
     }
 
     /// Fields that pass the checksum but do not decode keep bincode's error as the source.

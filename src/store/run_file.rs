@@ -6,7 +6,8 @@
 //! [0, 256)              header (store::header: magic, version, game, variant, hash seed,
 //!                       entry count, Bloom shape, xxh3 of everything below; zero padding; in
 //!                       its last 8 bytes an xxh3 of the header's first 248)
-//! [256, 256 + 8n)       n entries, strictly increasing u64 (key << 2 | value)
+//! [256, 256 + 8n)       n entries, strictly increasing u64 (key << w | value; w = the
+//!                       header's value width: 2 for the store, wider for a book)
 //! padding to 64 bytes   zeros
 //! Bloom filter          blocks x 64 bytes (store::bloom)
 //! ```
@@ -30,7 +31,7 @@ compile_error!("run files are read in place as little-endian u64 words");
 
 use super::bloom::{BloomBuilder, BloomRef, WORDS_PER_BLOCK};
 use super::entry::{Entry, Knowledge};
-use super::header::{HeaderError, RunHeader, HEADER_LEN};
+use super::header::{HeaderError, RunHeader, HEADER_LEN, LEGACY_VALUE_BITS};
 use super::resident::HugeWords;
 use crate::game::Key;
 use memmap2::{Advice, Mmap};
@@ -207,6 +208,23 @@ impl Run {
         expect: Option<&Identity>,
         verify: Verify,
     ) -> Result<Run, RunError> {
+        // SAFETY: forwarded to the caller (the same contract).
+        unsafe { Run::open_wide(path, expect, verify, LEGACY_VALUE_BITS) }
+    }
+
+    /// [`Run::open`] for a run whose entries carry `value_bits` bits of value (an opening
+    /// book's exact scores); a run of another width is refused. Wide runs hold one entry per
+    /// key, and a full check asks only that the keys strictly increase.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Run::open`].
+    pub unsafe fn open_wide(
+        path: &Path,
+        expect: Option<&Identity>,
+        verify: Verify,
+        value_bits: u32,
+    ) -> Result<Run, RunError> {
         let mut file = File::open(path).map_err(|e| RunError::io(path, e))?;
         let len = file.metadata().map_err(|e| RunError::io(path, e))?.len();
         if len < HEADER_LEN as u64 {
@@ -233,6 +251,15 @@ impl Run {
                     },
                 ));
             }
+        }
+        if header.value_bits != value_bits {
+            return Err(RunError::new(
+                path,
+                RunErrorKind::BadLayout(format!(
+                    "entries carry {} bits of value, expected {value_bits}",
+                    header.value_bits
+                )),
+            ));
         }
         let n = header.entry_count;
         let bloom_words = header
@@ -404,6 +431,20 @@ impl Run {
         self.search(key)
     }
 
+    /// The value stored for `key` in a wide run (one entry per key; see [`Run::open_wide`]),
+    /// Bloom filter first.
+    pub fn lookup_wide(&self, key: Key) -> Option<u64> {
+        let bits = self.header.value_bits;
+        let bloom = self.bloom();
+        if !bloom.may_contain(key.get()) {
+            return None;
+        }
+        let entries = self.entries();
+        let i = self.first_at_least(entries, key.get() << bits);
+        let word = *entries.get(i)?;
+        (word >> bits == key.get()).then_some(word & ((1u64 << bits) - 1))
+    }
+
     /// Everything this run says about `key`, skipping the Bloom filter.
     #[inline]
     pub fn search(&self, key: Key) -> Knowledge {
@@ -484,6 +525,13 @@ impl Run {
         if let Some(i) = (1..e.len()).find(|&i| e[i] <= e[i - 1]) {
             return Err(bad(format!("entry {i} is not above entry {}", i - 1)));
         }
+        let bits = self.header.value_bits;
+        if bits != LEGACY_VALUE_BITS {
+            return match (1..e.len()).find(|&i| e[i] >> bits == e[i - 1] >> bits) {
+                Some(i) => Err(bad(format!("entries {} and {i} share a key", i - 1))),
+                None => Ok(()),
+            };
+        }
         let key_of = |&w: &u64| Entry::from_word(w).key();
         for group in e.chunk_by(|a, b| key_of(a) == key_of(b)) {
             let k = group
@@ -524,9 +572,22 @@ pub fn write_run(
     entries: impl IntoIterator<Item = Result<u64, RunErrorKind>>,
     max_count: u64,
 ) -> Result<u64, RunError> {
+    write_run_wide(dir, name, id, LEGACY_VALUE_BITS, entries, max_count)
+}
+
+/// [`write_run`] for entries `key << value_bits | value` (strictly increasing, one per key):
+/// an opening book's exact scores.
+pub fn write_run_wide(
+    dir: &Path,
+    name: &str,
+    id: &Identity,
+    value_bits: u32,
+    entries: impl IntoIterator<Item = Result<u64, RunErrorKind>>,
+    max_count: u64,
+) -> Result<u64, RunError> {
     let final_path = dir.join(name);
     let tmp_path = dir.join(format!(".tmp-{}-{name}", std::process::id()));
-    let result = write_tmp(&tmp_path, id, entries, max_count)
+    let result = write_tmp(&tmp_path, id, value_bits, entries, max_count)
         .map_err(|mut e| {
             match &mut e.kind {
                 // about the data, not the temporary file
@@ -561,6 +622,7 @@ pub fn sync_dir(dir: &Path) -> Result<(), RunError> {
 fn write_tmp(
     path: &Path,
     id: &Identity,
+    value_bits: u32,
     entries: impl IntoIterator<Item = Result<u64, RunErrorKind>>,
     max_count: u64,
 ) -> Result<u64, RunError> {
@@ -589,7 +651,7 @@ fn write_tmp(
         }
         prev = Some(e);
         // the filter hashes the key's raw word (see `store::bloom`)
-        bloom.insert(Entry::from_word(e).key().get());
+        bloom.insert(e >> value_bits);
         chunk.extend_from_slice(&e.to_le_bytes());
         n += 1;
         if chunk.len() >= 1 << 16 {
@@ -618,7 +680,8 @@ fn write_tmp(
         bloom.blocks(),
         bloom.hashes(),
         hasher.digest(),
-    );
+    )
+    .with_value_bits(value_bits);
     let bytes = header
         .encode()
         .map_err(|e| RunError::new(path, RunErrorKind::Header(e)))?;
@@ -820,6 +883,88 @@ mod tests {
             write_run(dir.path(), "run-0000000001.zzr", &id("connect4"), items, 2).unwrap_err();
         assert_eq!(err.path, dir.path());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// A run written by format 2 (before the value width was in the header) still opens, passes
+    /// the full check and answers every lookup as before.
+    #[test]
+    fn a_format_2_run_still_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let mut bytes = fs::read(&path).unwrap();
+        let h = RunHeader::decode(&bytes).unwrap();
+        bytes[..HEADER_LEN].copy_from_slice(&crate::store::header::tests::encode_v2(&h));
+        fs::write(&path, &bytes).unwrap();
+        let run = open(&path, "connect4").unwrap();
+        assert_eq!(run.header().version, 2);
+        for k in 0..10_000u64 {
+            let got = run.lookup(Key::new(k * 3));
+            assert_eq!(got, Knowledge::NONE.with(Value::from_code(k)));
+        }
+        // and it is no book: opening it as one is refused
+        let wide = unsafe { Run::open_wide(&path, Some(&id("connect4")), Verify::Full, 8) };
+        assert!(matches!(
+            wide,
+            Err(RunError {
+                kind: RunErrorKind::BadLayout(_),
+                ..
+            })
+        ));
+    }
+
+    /// Wide entries: one value of 8 bits per key, found exactly; a 2-bit open refuses them;
+    /// two entries of one key are refused by the full check.
+    #[test]
+    fn wide_runs_store_one_value_per_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let words: Vec<u64> = (0..5_000u64)
+            .map(|k| (k * 5 + 2) << 8 | (k % 251))
+            .collect();
+        write_run_wide(
+            dir.path(),
+            "book.zzr",
+            &id("connect4"),
+            8,
+            words.iter().map(|&w| Ok(w)),
+            words.len() as u64,
+        )
+        .unwrap();
+        let path = dir.path().join("book.zzr");
+        // SAFETY: a private temporary file.
+        let run = unsafe { Run::open_wide(&path, Some(&id("connect4")), Verify::Full, 8) }.unwrap();
+        for k in 0..5_000u64 {
+            assert_eq!(run.lookup_wide(Key::new(k * 5 + 2)), Some(k % 251));
+            assert_eq!(run.lookup_wide(Key::new(k * 5 + 3)), None);
+        }
+        assert!(matches!(
+            open(&path, "connect4"),
+            Err(RunErrorKind::BadLayout(_))
+        ));
+        let twice = [3u64 << 8 | 1, 3 << 8 | 2];
+        write_run_wide(
+            dir.path(),
+            "twice.zzr",
+            &id("connect4"),
+            8,
+            twice.iter().map(|&w| Ok(w)),
+            2,
+        )
+        .unwrap();
+        let got = unsafe {
+            Run::open_wide(
+                &dir.path().join("twice.zzr"),
+                Some(&id("connect4")),
+                Verify::Full,
+                8,
+            )
+        };
+        assert!(matches!(
+            got,
+            Err(RunError {
+                kind: RunErrorKind::BadEntries(_),
+                ..
+            })
+        ));
     }
 
     /// A small run (40 entries: header, body, padding, Bloom filter; 1 KiB in all): one flipped

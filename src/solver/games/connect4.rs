@@ -65,6 +65,10 @@ impl Solvable for Connect4 {
         Connect4::render(self)
     }
 
+    fn svg(&self, interactive: bool) -> String {
+        crate::game::svg::connect4(self, interactive)
+    }
+
     fn capped(&self, _cap: u32) -> Option<Self> {
         None
     }

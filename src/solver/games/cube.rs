@@ -105,6 +105,10 @@ impl Solvable for Cube {
         Cube::render(self)
     }
 
+    fn svg(&self, interactive: bool) -> String {
+        crate::game::svg::cube(self, interactive)
+    }
+
     fn capped(&self, cap: u32) -> Option<Self> {
         Some(self.with_cap(cap))
     }

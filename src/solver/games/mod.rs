@@ -31,6 +31,9 @@ pub trait Solvable: Game + 'static {
     fn position_text(&self) -> String;
     /// A drawing of the board for people, several lines.
     fn render(&self) -> String;
+    /// The same drawing as SVG ([`crate::game::svg`]); `interactive` adds the web page's click
+    /// targets and value labels.
+    fn svg(&self, interactive: bool) -> String;
     /// The same position where reaching ply `cap` counts as a draw, for games that support
     /// capped deepening (see [`crate::search::capped`]); `None` otherwise.
     fn capped(&self, cap: u32) -> Option<Self>;

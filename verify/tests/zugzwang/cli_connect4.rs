@@ -247,3 +247,92 @@ fn ctrl_c_stops_keeps_the_table_and_says_not_decided() {
     assert!(stats.status.success(), "{}", stderr_of(&stats));
     assert!(String::from_utf8_lossy(&stats.stdout).contains("(0 bad)"));
 }
+
+/// `show --svg`: the drawing to a file or standard output; bad sizes refused like `solve`.
+#[test]
+fn show_writes_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.svg");
+    let o = zugzwang(&[
+        "show",
+        "connect4",
+        "445566",
+        "--svg",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("threat"));
+    // the text drawing is still printed; with `-` only the SVG is
+    assert!(String::from_utf8_lossy(&o.stdout).contains("to move: X"));
+    let o = zugzwang(&["show", "sogo", "a1 b2", "--svg", "-"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("<svg") && out.contains("level 4"), "{out}");
+    assert_bad_input(
+        &["show", "connect4", "1", "--size", "20x20", "--svg", "-"],
+        &["20x20"],
+    );
+}
+
+/// `book build` and `book check` on the 5x4 board (milliseconds), `--book` on `analyze`, and
+/// the refusals: a game without books, too many plies, a missing or foreign book.
+#[test]
+fn books_are_built_checked_used_and_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    let b = book.to_str().unwrap();
+    let o = zugzwang(&[
+        "book", "build", "connect4", "--size", "5x4", "--plies", "4", "--table", b, "--mem", "16M",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("up to ply 4"));
+    let o = zugzwang(&[
+        "book", "check", b, "--sample", "3", "--games", "50", "--mem", "16M",
+    ]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3 sampled scores match"));
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = zugzwang(args);
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let base = [
+        "analyze", "connect4", "23", "--size", "5x4", "--json", "--mem", "16M",
+    ];
+    let searched = json(&base);
+    let booked = json(&[&base[..], &["--book", b]].concat());
+    assert_eq!(searched["from_book"], false);
+    assert_eq!(booked["from_book"], true);
+    assert_eq!(booked["move_scores"], searched["move_scores"]);
+    assert_eq!(booked["best_moves"], searched["best_moves"]);
+    assert_bad_input(&["solve", "connect4", "--book", b], &["5x4", "7x6"]);
+    assert_bad_input(
+        &["solve", "connect4", "--book", dir.path().to_str().unwrap()],
+        &["no opening book"],
+    );
+    assert_bad_input(
+        &[
+            "book", "build", "connect4", "--size", "8x7", "--plies", "1", "--table", b,
+        ],
+        &["exact keys"],
+    );
+    assert_bad_input(
+        &[
+            "book", "build", "connect4", "--size", "4x4", "--plies", "17", "--table", b,
+        ],
+        &["16 stones"],
+    );
+}
+
+/// `serve` refuses bad options with one line before listening.
+#[test]
+fn serve_refuses_bad_options() {
+    assert_bad_input(&["serve", "--addr", "localhost"], &["--addr"]);
+    assert_bad_input(&["serve", "--budget", "soon"], &["--budget"]);
+    assert_bad_input(&["serve", "--solves", "0"], &["--solves"]);
+    assert_bad_input(
+        &["serve", "--book", "/nonexistent/book"],
+        &["no opening book"],
+    );
+}
