@@ -100,6 +100,7 @@ async fn answer(
             reason,
             nodes,
             elapsed,
+            ..
         }) => {
             let why = match reason {
                 StopReason::TimeLimit => "time budget",

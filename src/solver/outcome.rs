@@ -116,6 +116,8 @@ pub enum SolveError {
         nodes: u64,
         /// Time spent.
         elapsed: Duration,
+        /// The position store's state after the stop, if the solve had one.
+        table: Option<TableReport>,
     },
     /// The position store failed (disk, a corrupt file, a contradiction).
     Store(StoreError),
@@ -138,6 +140,7 @@ impl fmt::Display for SolveError {
                 reason,
                 nodes,
                 elapsed,
+                table,
             } => {
                 let why = match reason {
                     StopReason::Cancelled => "cancelled",
@@ -147,7 +150,15 @@ impl fmt::Display for SolveError {
                     f,
                     "not decided: {why} after {:.1} s and {nodes} nodes",
                     elapsed.as_secs_f64()
-                )
+                )?;
+                match table {
+                    Some(t) if t.conflicts > 0 => write!(
+                        f,
+                        "; the table holds {} entries and dropped {} facts contradicting its value for their (seed) key",
+                        t.entries, t.conflicts
+                    ),
+                    _ => Ok(()),
+                }
             }
             SolveError::Store(e) => write!(f, "position store: {e}"),
             SolveError::Threads(e) => write!(f, "{e}"),
@@ -179,5 +190,34 @@ impl From<StoreError> for SolveError {
 impl From<ThreadsError> for SolveError {
     fn from(e: ThreadsError) -> Self {
         SolveError::Threads(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_names_the_contradictions_a_seed_keyed_table_dropped() {
+        let stopped = |conflicts| SolveError::Stopped {
+            reason: StopReason::TimeLimit,
+            nodes: 12,
+            elapsed: Duration::from_secs(3),
+            table: Some(TableReport {
+                dir: "t".into(),
+                runs: 1,
+                entries: 40,
+                disk_hits: 0,
+                conflicts,
+            }),
+        };
+        assert_eq!(
+            stopped(0).to_string(),
+            "not decided: time limit reached after 3.0 s and 12 nodes"
+        );
+        assert_eq!(
+            stopped(5).to_string(),
+            "not decided: time limit reached after 3.0 s and 12 nodes; the table holds 40 entries and dropped 5 facts contradicting its value for their (seed) key"
+        );
     }
 }

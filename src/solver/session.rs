@@ -327,13 +327,14 @@ impl Solver {
                 match control.run_timed(time_limit, watched) {
                     Ok(found) => found,
                     Err(Stopped) => {
-                        self.flush()?;
+                        let table = self.flush()?;
                         return Err(SolveError::Stopped {
                             reason: control
                                 .stopped()
                                 .unwrap_or(super::control::StopReason::Cancelled),
                             nodes: control.nodes(),
                             elapsed: start.elapsed(),
+                            table,
                         });
                     }
                 }
