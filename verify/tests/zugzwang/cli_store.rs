@@ -472,3 +472,36 @@ fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
         "nothing made for a refused table"
     );
 }
+
+/// A table made for the empty board (a solve stopped at once) that then keeps the results of a
+/// 20-stone preset: its entries lie far deeper than the walk from the start reaches, so `table
+/// check` passes the files but says that no value was justified, instead of a bare OK.
+#[test]
+fn table_check_says_when_it_justified_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |position: &[&str]| {
+        zugzwang()
+            .args(["solve", "sogo", "--threads", "1", "--mem", "64M", "--quiet"])
+            .args(position)
+            .arg("--table")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let stopped = solve(&["--time-limit", "0.2s"]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
+    let p0_20 = solve(&["0x0000042000808e38:0x00000040046031c1"]);
+    assert!(p0_20.status.success(), "{}", stderr_line(&p0_20));
+    let o = zugzwang()
+        .args(["table", "check", "--mem", "64M"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("0 values justified"), "{out}");
+    assert!(
+        out.contains("OK as files; no stored value is reachable from the start"),
+        "{out}"
+    );
+}
