@@ -11,6 +11,7 @@
 
 pub mod book;
 pub mod game;
+pub mod jobs;
 pub mod record;
 pub mod search;
 pub mod serve;

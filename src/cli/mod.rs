@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod book_command;
 mod common;
+mod prove_command;
 mod recheck;
 mod report;
 mod runs;
@@ -39,6 +40,9 @@ enum Command {
         #[command(subcommand)]
         game: GameArgs,
     },
+    /// A position's value by the job-level proof search: a master and workers (threads, or MPI
+    /// ranks with --mpi), resumable from --table.
+    Prove(prove_command::ProveArgs),
     /// Print the results table (markdown) from the solve records in a directory.
     Runs(runs::RunsArgs),
     /// Inspect a position store directory (made by `solve ... --table DIR`).
@@ -73,6 +77,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Solve { game } => solve(&game, Question::Value),
         Command::Analyze { game } => solve(&game, Question::Analyze),
+        Command::Prove(args) => prove_command::run(&args),
         Command::Runs(args) => runs::runs(&args),
         Command::Table { command } => table_command::run(&command),
         Command::Book { command } => book_command::run(&command),

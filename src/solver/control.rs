@@ -42,7 +42,8 @@ impl Control {
         self.raise(StopReason::Cancelled);
     }
 
-    fn raise(&self, reason: StopReason) {
+    /// Stops for `reason` (the first reason given sticks).
+    pub(crate) fn raise(&self, reason: StopReason) {
         let code = match reason {
             StopReason::Cancelled => 1,
             StopReason::TimeLimit => 2,

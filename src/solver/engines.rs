@@ -365,19 +365,7 @@ fn proof_number_search<G: Solvable>(
     analyze: bool,
 ) -> Result<Found, Stopped> {
     debug_assert_eq!(cfg.engine, Engine::Pn);
-    let mut search = ProofSearch::new(&tables.proof)
-        .with_progress(control.node_counter())
-        .with_root_report(control.root_word())
-        .with_stop(control.stop_flag())
-        .with_vcf_budget(cfg.vcf_budget)
-        .with_order_bias(cfg.order_bias)
-        .with_threads(cfg.threads)
-        .with_zone_guess(cfg.zone_guess);
-    if let Some(t) = tables.endgame() {
-        if cfg.endgame > 0 {
-            search = search.with_endgame(t, cfg.endgame);
-        }
-    }
+    let mut search = proof_search(tables, cfg, control, None).with_root_report(control.root_word());
     if let Some(store) = tables.store() {
         search = search.with_settled(store, PN_RECORD_MIN_WORK);
     }
@@ -404,4 +392,28 @@ fn proof_number_search<G: Solvable>(
         probes: Vec::new(),
         move_scores,
     })
+}
+
+/// The proof search `cfg` describes over `tables` (without the position store, which only the
+/// process that owns it may write), reusing an earlier search's `scratch` if given: the one place the configuration's knobs become a search, for
+/// a local solve and for a worker of the job-level search alike.
+pub(crate) fn proof_search<'t>(
+    tables: &'t ProofTables,
+    cfg: &SolverConfig,
+    control: &'t Control,
+    scratch: Option<crate::search::proof::Scratch>,
+) -> ProofSearch<'t> {
+    let mut search = ProofSearch::reusing(&tables.proof, scratch)
+        .with_progress(control.node_counter())
+        .with_stop(control.stop_flag())
+        .with_vcf_budget(cfg.vcf_budget)
+        .with_order_bias(cfg.order_bias)
+        .with_threads(cfg.threads)
+        .with_zone_guess(cfg.zone_guess);
+    if let Some(t) = tables.endgame() {
+        if cfg.endgame > 0 {
+            search = search.with_endgame(t, cfg.endgame);
+        }
+    }
+    search
 }

@@ -22,7 +22,7 @@
 pub mod budget;
 pub mod config;
 pub mod control;
-mod engines;
+pub(crate) mod engines;
 mod from_book;
 pub mod games;
 pub mod outcome;

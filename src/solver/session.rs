@@ -17,6 +17,34 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Opens (or creates) the position store at `dir` for `game` as `config` keys it, with
+/// `mem_bytes` of memory layer and a flush at least every `every`: the one place a solve's store
+/// is configured, for the local solver and the job-level master alike.
+pub(crate) fn open_store(
+    game: GameSpec,
+    config: &SolverConfig,
+    dir: &Path,
+    start: &str,
+    every: Duration,
+    mem_bytes: usize,
+) -> Result<Store, crate::store::StoreError> {
+    let manifest = game.store_manifest(config.key_mode, config.hash_seed, start);
+    let defaults = StoreConfig::default();
+    let cfg = StoreConfig {
+        mem_bytes,
+        flush_every: defaults.flush_every.min(every),
+        // the buffer (sorted into a copy when flushed) within a 64th of the budget
+        buffer_entries: ((config.mem_bytes / 64 / 16) as usize)
+            .clamp(1 << 10, defaults.buffer_entries),
+        // seed 003's keys give different positions one key by design
+        keep_first_on_conflict: config.key_mode == KeyMode::Seed,
+        ..defaults
+    };
+    // SAFETY: the store directory belongs to this process for the run (README: one solve per
+    // directory at a time, and nothing else writes into it).
+    unsafe { Store::open(dir, &manifest, cfg) }
+}
+
 /// What to find out about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Question {
@@ -94,25 +122,9 @@ impl Solver {
         start: &str,
         every: Duration,
     ) -> Result<Solver, SolveError> {
-        let manifest = self
-            .game
-            .store_manifest(self.config.key_mode, self.config.hash_seed, start);
         let mem = self.config.mem_bytes;
-        let open = |mem_bytes: usize| {
-            let defaults = StoreConfig::default();
-            let cfg = StoreConfig {
-                mem_bytes,
-                flush_every: defaults.flush_every.min(every),
-                // the buffer (sorted into a copy when flushed) within a 64th of the budget
-                buffer_entries: ((mem / 64 / 16) as usize).clamp(1 << 10, defaults.buffer_entries),
-                // seed 003's keys give different positions one key by design
-                keep_first_on_conflict: self.config.key_mode == KeyMode::Seed,
-                ..defaults
-            };
-            // SAFETY: the store directory belongs to this process for the run (README: one
-            // solve per directory at a time, and nothing else writes into it).
-            unsafe { Store::open(dir, &manifest, cfg) }
-        };
+        let (game, config) = (self.game, &self.config);
+        let open = |mem_bytes: usize| open_store(game, config, dir, start, every, mem_bytes);
         if self.config.engine == Engine::Seed && self.game == GameSpec::Cube(Rules::Qubic) {
             return Err(SolveError::BadInput(
                 "--engine seed --table: the seed's Qubic values count games past ply 40 as draws \

@@ -15,10 +15,23 @@ const TICK: u64 = 1 << 12;
 impl<'t> ProofSearch<'t> {
     /// A search using `table` (entries of earlier questions stay valid: they are tagged).
     pub fn new(table: &'t ProofTable) -> Self {
+        Self::with_parts(
+            table,
+            ForcingSearch::new(DEFAULT_VCF_BUDGET),
+            ChildCache::new(),
+        )
+    }
+
+    /// A search using `table` with the given forcing-win search and cache of children.
+    pub(super) fn with_parts(
+        table: &'t ProofTable,
+        forcing: ForcingSearch,
+        child_cache: ChildCache,
+    ) -> Self {
         ProofSearch {
             table,
             nodes: 0,
-            forcing: ForcingSearch::new(DEFAULT_VCF_BUDGET),
+            forcing,
             forcing_wins: 0,
             endgame: None,
             endgame_nodes: 0,
@@ -32,7 +45,7 @@ impl<'t> ProofSearch<'t> {
             threads: 1,
             shared: None,
             zone_guess: None,
-            child_cache: ChildCache::new(),
+            child_cache,
             settled: None,
             record_min_work: 0,
             settled_hits: 0,
@@ -228,7 +241,7 @@ impl<'t> ProofSearch<'t> {
     /// to move, delta counts only the moves that can stop the attacker's forcing win if the
     /// defender passed (the cells of that line): a position with such a threat has few
     /// defences, and the other moves usually fall to the same attack at once.
-    fn evaluate<G: Game>(
+    pub(super) fn evaluate<G: Game>(
         &mut self,
         g: &G,
         tag: u64,
@@ -375,7 +388,7 @@ impl<'t> ProofSearch<'t> {
     /// Expands `g` (unsettled, numbers below the thresholds) until its phi reaches `th_phi` or
     /// its delta reaches `th_delta`; stores and returns its numbers. In a parallel search the
     /// position is marked as on this thread's path meanwhile.
-    fn mid<G: Game>(
+    pub(super) fn mid<G: Game>(
         &mut self,
         g: &G,
         tag: u64,
@@ -547,7 +560,7 @@ impl<'t> ProofSearch<'t> {
 /// A child's number as its parent ranks it (see [`DEFAULT_ORDER_BIAS`]); settled numbers stay
 /// settled.
 #[inline]
-pub(super) fn biased(d: u32, rank: u64, k: u64) -> u32 {
+pub(crate) fn biased(d: u32, rank: u64, k: u64) -> u32 {
     if d == 0 || d >= INFINITE {
         return d;
     }
@@ -557,7 +570,7 @@ pub(super) fn biased(d: u32, rank: u64, k: u64) -> u32 {
 /// The threshold for a child's own number that keeps its biased number below `t`: the child
 /// of rank `rank` stays below `t` biased exactly while its raw number stays below the result.
 #[inline]
-fn unbiased(t: u32, rank: u64, k: u64) -> u32 {
+pub(crate) fn unbiased(t: u32, rank: u64, k: u64) -> u32 {
     if t >= INFINITE {
         return t;
     }

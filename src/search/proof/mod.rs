@@ -35,13 +35,16 @@
 mod best_moves;
 mod children;
 mod dfpn;
+mod job;
 mod parallel;
 mod proof_table;
 mod settled;
 mod tuning;
 
+pub(crate) use dfpn::{biased, unbiased};
+pub use job::{ChildNumbers, JobAnswer, Numbers, Scratch};
 pub use proof_table::ProofTable;
-pub use settled::Settled;
+pub use settled::{answer_from_bounds, bounds_from_outcome, Settled};
 pub use tuning::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 
 use super::vcf::ForcingSearch;

@@ -40,7 +40,7 @@ pub(super) fn numbers_from_bounds(b: Bounds, attacker_to_move: bool) -> Option<(
 /// [`numbers_from_bounds`] (the mover succeeding as attacker is a win, as defender at least a
 /// draw; failing as attacker at most a draw, as defender a loss). The other side stays
 /// unknown.
-pub(super) fn bounds_from_outcome(mover_succeeds: bool, attacker_to_move: bool) -> Bounds {
+pub fn bounds_from_outcome(mover_succeeds: bool, attacker_to_move: bool) -> Bounds {
     let (lower, upper) = match (mover_succeeds, attacker_to_move) {
         (true, true) => (1, i8::MAX),
         (true, false) => (0, i8::MAX),
@@ -52,6 +52,15 @@ pub(super) fn bounds_from_outcome(mover_succeeds: bool, attacker_to_move: bool) 
         upper,
         best: None,
     }
+}
+
+/// Whether bounds on a position's score (for the side to move) answer "does the attacker
+/// win?", and how: the same translation as the search's own (`numbers_from_bounds`), for
+/// callers that keep their own trees (the job-level master).
+pub fn answer_from_bounds(b: Bounds, attacker_to_move: bool) -> Option<bool> {
+    let (phi, _) = numbers_from_bounds(b, attacker_to_move)?;
+    // the mover succeeds (phi 0): the attacker wins iff the mover is the attacker
+    Some((phi == 0) == attacker_to_move)
 }
 
 impl<'t> ProofSearch<'t> {
