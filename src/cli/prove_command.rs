@@ -32,8 +32,8 @@ pub struct ProveArgs {
     /// With --table: checkpoint the master's trees this often (e.g. 30s, 5m).
     #[arg(long, default_value = "60s", value_name = "DURATION")]
     pub checkpoint_every: String,
-    /// Run under MPI: rank 0 is the master, every other rank a worker with --mem and --threads
-    /// of its own (`mpirun -np N zugzwang prove --mpi sogo ...`).
+    /// Run under MPI: rank 0 is the master, every other rank a worker with --mem of its own and
+    /// one search thread (`mpirun -np N zugzwang prove --mpi sogo ...`).
     #[arg(long)]
     pub mpi: bool,
     /// The game and position, with the options of `solve`.
@@ -167,10 +167,21 @@ fn with_mpi(
             "--mpi needs at least two ranks (mpirun -np 2 or more): rank 0 is the master".into(),
         ));
     }
-    let cfg = request.config.clone().with_resolved_threads();
+    // a rank runs one search (jobs are the parallelism), as a local worker thread does
+    let cfg = zugzwang::solver::SolverConfig {
+        threads: 1,
+        ..request.config.clone()
+    };
     let session = jobs::session_id(request.game, &cfg, &request.position);
     if world.rank() > 0 {
-        let mut handle = jobs::handler_for(request.game, &cfg, session, None, None);
+        let state = jobs::worker_state(
+            request,
+            &cfg,
+            session,
+            world.rank() as usize - 1,
+            settings.checkpoint_every,
+        );
+        let mut handle = jobs::handler_for(request.game, &cfg, session, None, None, state);
         jobs::mpi::serve(&world, |b| handle(b));
         return Ok(None);
     }
@@ -184,8 +195,9 @@ fn with_mpi(
         &mut transport,
         store.as_ref(),
         control,
-    )?;
-    Ok(Some(p))
+    );
+    jobs::forget_worker_states(request, &p);
+    Ok(Some(p?))
 }
 
 #[cfg(not(feature = "mpi"))]

@@ -14,7 +14,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
-const MAGIC: &[u8; 8] = b"ZZJOBS01";
+const MAGIC: &[u8; 8] = b"ZZJOBS02";
+/// Bytes of one saved node.
+const NODE_BYTES: usize = 33;
 /// The checkpoint's file name inside a table directory.
 pub const FILE_NAME: &str = "job-trees.zzj";
 
@@ -68,6 +70,8 @@ pub fn save(
             b.extend_from_slice(&n.n_children.to_le_bytes());
             b.extend_from_slice(&n.real.proof.to_le_bytes());
             b.extend_from_slice(&n.real.disproof.to_le_bytes());
+            // the affinity: a restarted worker's tables are its snapshot's (`worker-N.zzs`)
+            b.extend_from_slice(&n.worker.to_le_bytes());
         }
     }
     let sum = xxh3_64(&b);
@@ -119,7 +123,7 @@ pub fn load(
     let mut trees = Vec::new();
     for _ in 0..2 {
         let n = r.u64() as usize;
-        if n == 0 || n.saturating_mul(29) > r.0.len() {
+        if n == 0 || n.saturating_mul(NODE_BYTES) > r.0.len() {
             return Err(bad("node count"));
         }
         let mut nodes = Vec::with_capacity(n);
@@ -133,6 +137,7 @@ pub fn load(
                 proof: r.u32(),
                 disproof: r.u32(),
             };
+            let worker = r.u32();
             nodes.push(Node {
                 parent,
                 mv,
@@ -142,7 +147,7 @@ pub fn load(
                 real,
                 virt: real,
                 in_flight: false,
-                worker: u32::MAX,
+                worker,
             });
         }
         // the links must stay inside the tree (the checksum guards against damage, this

@@ -267,6 +267,9 @@ impl<'a, G: Solvable, T: Transport> Master<'a, G, T> {
             }
             if self.checkpoint.is_some() && Instant::now() >= next_save {
                 let took = Instant::now();
+                // the store first: a kill after this loses only what came later, and the
+                // checkpoint never runs ahead of the facts written beside it
+                self.flush_store()?;
                 self.save_checkpoint();
                 next_save =
                     Instant::now() + self.settings.checkpoint_every.max(took.elapsed() * 20);
@@ -276,32 +279,33 @@ impl<'a, G: Solvable, T: Transport> Master<'a, G, T> {
         for (_, o) in self.out.drain() {
             self.trees[o.question].abandon(o.node);
         }
+        // the files before the workers end, the store first: decided, the store holds the
+        // result and the trees go; stopped, the trees are saved, and a worker that ends while
+        // a checkpoint is there saves its table beside it (`worker_state`)
+        let files = self.flush_store().map(|()| match &result {
+            Ok(_) => {
+                if let Some(p) = &self.checkpoint {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+            Err(_) => self.save_checkpoint(),
+        });
         self.transport.shut_down();
         self.stats.wall_seconds = start.elapsed().as_secs_f64();
         self.stats.master_cpu_seconds = thread_cpu_seconds() - cpu0;
         self.stats.tree_nodes = (self.trees[0].len() + self.trees[1].len()) as u64;
+        files?;
         match result {
-            Ok(score) => {
-                if let Some(p) = &self.checkpoint {
-                    // decided: the store holds the result; the trees are not needed any more
-                    let _ = std::fs::remove_file(p);
-                }
-                self.flush_store()?;
-                Ok(Proved {
-                    score,
-                    stats: self.stats,
-                })
-            }
-            Err(reason) => {
-                self.save_checkpoint();
-                self.flush_store()?;
-                Err(SolveError::Stopped {
-                    reason,
-                    nodes: self.stats.worker_nodes,
-                    elapsed: start.elapsed(),
-                    table: None,
-                })
-            }
+            Ok(score) => Ok(Proved {
+                score,
+                stats: self.stats,
+            }),
+            Err(reason) => Err(SolveError::Stopped {
+                reason,
+                nodes: self.stats.worker_nodes,
+                elapsed: start.elapsed(),
+                table: None,
+            }),
         }
     }
 

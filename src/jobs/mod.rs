@@ -39,11 +39,13 @@ mod tests;
 pub mod transport;
 pub mod tree;
 pub mod worker;
+pub mod worker_state;
 
 pub use master::{JobSettings, JobStats, Master, Proved, DEFAULT_JOB_NODES};
 pub use transport::{ThreadTransport, Transport};
 pub use tree::Policy;
 pub use worker::{session_id, JobWorker};
+pub use worker_state::WorkerState;
 
 use crate::game::{Connect4, Cube};
 use crate::solver::engines::SEARCH_STATE_EVERY;
@@ -98,14 +100,16 @@ pub fn prove_locally(
     };
     let store = open_store(request, &cfg)?.map(Arc::new);
     let make = {
-        let (control, store) = (control.clone(), store.clone());
-        move |_: usize| {
+        let (control, store, request) = (control.clone(), store.clone(), request.clone());
+        let every = settings.checkpoint_every;
+        move |i: usize| {
             handler_for(
                 spec,
                 &worker_cfg,
                 session,
                 Some(control.clone()),
                 store.clone(),
+                worker_state(&request, &worker_cfg, session, i, every),
             )
         }
     };
@@ -121,7 +125,15 @@ pub fn prove_locally(
     // workers stop their jobs with the master
     control.cancel();
     transport.shut_down();
+    forget_worker_states(request, &result);
     result
+}
+
+/// Removes the workers' snapshots once the position is decided (the store holds the result).
+pub fn forget_worker_states(request: &Request, result: &Result<Proved, SolveError>) {
+    if let (Some(dir), Ok(_)) = (&request.table, result) {
+        worker_state::remove_all(dir);
+    }
 }
 
 /// The position store of `request`'s table directory (created if missing), with `cfg`'s memory
@@ -161,7 +173,7 @@ pub fn prove_simulated(
     let spec = request.game;
     let session = session_id(spec, &cfg, &request.position);
     let mut t = simulate::SimTransport::new(workers.max(1), latency, move |_| {
-        handler_for(spec, &worker_cfg, session, None, None)
+        handler_for(spec, &worker_cfg, session, None, None, None)
     });
     let store = open_store(request, &cfg)?;
     let p = prove_with(
@@ -185,6 +197,7 @@ pub fn handler_for(
     session: u64,
     control: Option<Arc<Control>>,
     store: Option<Arc<Store>>,
+    state: Option<WorkerState>,
 ) -> transport::Handler {
     fn make<G: Solvable>(
         spec: GameSpec,
@@ -192,6 +205,7 @@ pub fn handler_for(
         session: u64,
         control: Option<Arc<Control>>,
         store: Option<Arc<Store>>,
+        state: Option<WorkerState>,
     ) -> transport::Handler {
         let mut w = JobWorker::<G>::new(spec, cfg, session);
         if let Some(c) = control {
@@ -200,12 +214,27 @@ pub fn handler_for(
         if let Some(s) = store {
             w = w.reading(s);
         }
+        if let Some(s) = state {
+            w = w.keeping(s);
+        }
         Box::new(move |bytes: &[u8]| w.handle(bytes))
     }
     match spec {
-        GameSpec::Connect4 { .. } => make::<Connect4>(spec, cfg, session, control, store),
-        GameSpec::Cube(_) => make::<Cube>(spec, cfg, session, control, store),
+        GameSpec::Connect4 { .. } => make::<Connect4>(spec, cfg, session, control, store, state),
+        GameSpec::Cube(_) => make::<Cube>(spec, cfg, session, control, store, state),
     }
+}
+
+/// The snapshot of worker `index` in `request`'s table directory, if it has one.
+pub fn worker_state(
+    request: &Request,
+    cfg: &SolverConfig,
+    session: u64,
+    index: usize,
+    every: std::time::Duration,
+) -> Option<WorkerState> {
+    let dir = request.table.as_deref()?;
+    Some(WorkerState::new(dir, index, session, cfg.hash_seed, every))
 }
 
 /// The master's side of a run over any transport: reads the position and runs the master

@@ -66,6 +66,10 @@ impl Transport for MpiTransport {
         }
     }
 
+    /// Tells every worker to end and waits until each has: a worker finishing a job sends its
+    /// report first, and a large report is sent only when its receive is posted (MPI's
+    /// rendezvous), so the master receives until every worker has echoed the stop — without
+    /// that, a worker would wait forever on its last report while the master ends.
     fn shut_down(&mut self) {
         if std::mem::replace(&mut self.stopped, true) {
             return;
@@ -76,17 +80,29 @@ impl Transport for MpiTransport {
                 .process_at_rank(rank)
                 .send_with_tag(&stop[..], TAG);
         }
+        let mut ended = 0;
+        while ended + 1 < self.world.size() {
+            let (bytes, _) = self.world.any_process().receive_vec_with_tag::<u8>(TAG);
+            // reports of jobs still out are dropped: their leaves were abandoned
+            if matches!(Message::decode(&bytes), Ok(Message::Stop)) {
+                ended += 1;
+            }
+        }
     }
 }
 
-/// A worker rank's loop: answers rank 0's jobs with `handle` until told to stop.
+/// A worker rank's loop: answers rank 0's jobs with `handle` until told to stop, then echoes
+/// the stop (see [`MpiTransport::shut_down`]).
 pub fn serve(world: &SimpleCommunicator, mut handle: impl FnMut(&[u8]) -> Option<Vec<u8>>) {
     let master = world.process_at_rank(0);
     loop {
         let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
         match handle(&bytes) {
             Some(report) => master.send_with_tag(&report[..], TAG),
-            None => return,
+            None => {
+                master.send_with_tag(&Message::Stop.encode()[..], TAG);
+                return;
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! trees).
 
 use super::protocol::{Fact, Job, Message, Outcome, Report};
+use super::worker_state::WorkerState;
 use crate::game::{Key, Player};
 use crate::search::proof::{JobAnswer, Scratch, Settled};
 use crate::search::Bounds;
@@ -47,6 +48,8 @@ pub struct JobWorker<G: Solvable> {
     scratch: Option<Scratch>,
     /// The last start position read, with its text.
     start: Option<(String, G)>,
+    /// Where the worker saves its table for a restart, if the run has a table directory.
+    state: Option<WorkerState>,
     _game: PhantomData<G>,
 }
 
@@ -63,6 +66,7 @@ impl<G: Solvable> JobWorker<G> {
             facts: Collected::default(),
             start: None,
             scratch: None,
+            state: None,
             _game: PhantomData,
         }
     }
@@ -77,6 +81,14 @@ impl<G: Solvable> JobWorker<G> {
     /// The same worker reading facts from `store` (never writing: the master is its writer).
     pub fn reading(mut self, store: Arc<Store>) -> JobWorker<G> {
         self.facts.1 = Some(store);
+        self
+    }
+
+    /// The same worker starting from, and saving to, the snapshot `state` (see
+    /// [`super::worker_state`]).
+    pub fn keeping(mut self, state: WorkerState) -> JobWorker<G> {
+        state.load_into(&self.tables.proof);
+        self.state = Some(state);
         self
     }
 
@@ -140,6 +152,9 @@ impl<G: Solvable> JobWorker<G> {
         let answer = search.question_within(&g, job.attacker, job.budget, job.thresholds);
         let nodes = search.nodes + search.endgame_nodes;
         self.scratch = Some(search.into_scratch());
+        if let Some(state) = &mut self.state {
+            state.save_if_due(&self.tables.proof);
+        }
         let facts = std::mem::take(&mut *self.facts.0.lock().expect("facts lock poisoned"));
         let outcome = match answer {
             Ok(JobAnswer::Proved) => Outcome::Proved,
@@ -155,6 +170,16 @@ impl<G: Solvable> JobWorker<G> {
             seconds: start.elapsed().as_secs_f64(),
             facts,
         })
+    }
+}
+
+impl<G: Solvable> Drop for JobWorker<G> {
+    /// A worker ending with its run undecided keeps its table for the restart (see
+    /// [`WorkerState::save_at_end`]); one ending in a panic saves nothing.
+    fn drop(&mut self) {
+        if let (Some(state), false) = (&self.state, std::thread::panicking()) {
+            state.save_at_end(&self.tables.proof);
+        }
     }
 }
 

@@ -50,8 +50,18 @@ pub fn write(
     id: &Identity,
     entries: impl IntoIterator<Item = [u64; 2]>,
 ) -> Result<u64, StoreError> {
-    let path = dir.join(SEARCH_STATE);
-    let tmp = dir.join(format!(".tmp-{}-{SEARCH_STATE}", std::process::id()));
+    write_as(dir, SEARCH_STATE, id, entries)
+}
+
+/// [`write`] into the file `name` of `dir` (the job-level search's workers keep one each).
+pub fn write_as(
+    dir: &Path,
+    name: &str,
+    id: &Identity,
+    entries: impl IntoIterator<Item = [u64; 2]>,
+) -> Result<u64, StoreError> {
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".tmp-{}-{name}", std::process::id()));
     let io = |e: std::io::Error| StoreError::Io(tmp.clone(), e.to_string());
     let written = (|| {
         let file = fs::File::create(&tmp)?;
@@ -91,7 +101,12 @@ pub fn write(
 
 /// Removes the search state of `dir`, if there is one.
 pub fn remove(dir: &Path) -> Result<(), StoreError> {
-    let path = dir.join(SEARCH_STATE);
+    remove_as(dir, SEARCH_STATE)
+}
+
+/// [`remove`] of the file `name` of `dir`.
+pub fn remove_as(dir: &Path, name: &str) -> Result<(), StoreError> {
+    let path = dir.join(name);
     match fs::remove_file(&path) {
         Ok(()) => sync_dir(dir).map_err(StoreError::Run),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -140,7 +155,16 @@ impl SearchState {
 /// The file is memory-mapped: nothing may modify or truncate it while the state is alive (the
 /// store's directory lock keeps zugzwang processes out; see [`super::Store::open`]).
 pub unsafe fn read(dir: &Path, id: &Identity) -> Result<SearchState, StoreError> {
-    let path = dir.join(SEARCH_STATE);
+    // SAFETY: forwarded to the caller.
+    unsafe { read_as(dir, SEARCH_STATE, id) }
+}
+
+/// [`read`] of the file `name` of `dir`.
+///
+/// # Safety
+/// As for [`read`]: nothing may modify or truncate the file while the state is alive.
+pub unsafe fn read_as(dir: &Path, name: &str, id: &Identity) -> Result<SearchState, StoreError> {
+    let path = dir.join(name);
     let file = match fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
