@@ -7,7 +7,8 @@
 //! Settings come from the command line after `--` (`cargo bench --bench cube -- --help`):
 //! `micro [--quick]` (criterion's part), `presets [--seconds N] [--engines pn,alphabeta]
 //! [--threads N]`, `forecast PLIES [--count N]` (careful random positions), `forecast PLIES
-//! --lines N` (games of plausible play); no command runs `micro` and `presets`. A solve stopped
+//! --lines N [--from 0xW:0xB]` (games of plausible play, from the empty board or a given
+//! position such as the TU Munich milestone); no command runs `micro` and `presets`. A solve stopped
 //! by the time limit is reported as unfinished, never as a value.
 
 use criterion::{black_box, Criterion};
@@ -158,13 +159,6 @@ fn careful_random(plies: u32, seed: &mut u64) -> Cube {
     }
 }
 
-/// The moves of a game of plausible play to `plies` stones: at every ply one of the three
-/// non-losing moves the move ordering ranks highest (seed 003's weights and ours), at random;
-/// restarts if a game ends early or the side to move can win at once.
-fn plausible_line(plies: u32, seed: &mut u64) -> Vec<u64> {
-    order::plausible_game(&Cube::new(Rules::Sogo), plies, 3, seed)
-}
-
 /// The bench's command line (after `--`).
 #[derive(clap::Parser)]
 #[command(name = "cube bench")]
@@ -207,6 +201,10 @@ enum Job {
         /// one is unfinished.
         #[arg(long)]
         lines: Option<usize>,
+        /// With --lines: the games start here (`0xWHITE:0xBLACK`; e.g. the TU Munich milestone
+        /// position) instead of the empty board.
+        #[arg(long)]
+        from: Option<String>,
     },
 }
 
@@ -317,7 +315,11 @@ fn presets(args: &BenchArgs) {
 /// unfinished in the time limit (the earlier plies of that game would be too). Positions of
 /// one game share their history, so their costs show how each pair of plies more multiplies
 /// the work on the way to the empty board.
-fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize) {
+fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize, from: Option<&str>) {
+    let start = match from {
+        Some(text) => Cube::from_hex(Rules::Sogo, text).expect("--from: a Sogo position 0xW:0xB"),
+        None => Cube::new(Rules::Sogo),
+    };
     let limit = args.seconds.unwrap_or(300);
     let mut plies: Vec<u32> = plies
         .split(',')
@@ -327,10 +329,10 @@ fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize) {
     println!("line ply  position                               | pn: value nodes seconds");
     let mut seed = 0x9a3e_11e5_u64;
     for line in 0..lines {
-        let moves = plausible_line(plies[0], &mut seed);
-        for &ply in &plies {
-            let mut g = Cube::new(Rules::Sogo);
-            for &mv in &moves[..ply as usize] {
+        let moves = order::plausible_game(&start, plies[0], 3, &mut seed);
+        for &ply in plies.iter().filter(|&&p| p >= start.ply()) {
+            let mut g = start;
+            for &mv in &moves[..(ply - start.ply()) as usize] {
                 g.play(mv);
             }
             let pn = solve_limited(&g, Engine::Pn, args.threads, limit);
@@ -388,8 +390,9 @@ fn main() {
             plies,
             count,
             lines,
+            from,
         }) => match lines {
-            Some(n) => forecast_lines(&args, plies, *n),
+            Some(n) => forecast_lines(&args, plies, *n, from.as_deref()),
             None => forecast(&args, plies, *count),
         },
         None => {

@@ -217,6 +217,10 @@ fn simulate(a: &Args, positions: &[String]) {
     let Some(eff) = efficiency_at_most else {
         return;
     };
+    if rate <= 0.0 {
+        println!("(no forecast: the node rate comes from a 1-worker run; add 1 to --workers)");
+        return;
+    }
     let cores = *counts.iter().max().unwrap() as f64;
     println!(
         "FORECAST (on paper): {} workers at the best simulated efficiency {:.1}% and the measured \
@@ -232,9 +236,11 @@ fn simulate(a: &Args, positions: &[String]) {
         let Ok(n) = n.parse::<f64>() else { continue };
         let secs = n / (rate * cores * eff.max(1e-9));
         println!(
-            "  {name}: {n:.1e} nodes -> {:.1e} s = {:.1} days on {cores} cores ({:.1e} core-hours)",
+            "  {name}: {n:.1e} nodes -> {:.1e} s = {:.1} days on {cores} cores ({:.1e} core-hours; \
+             {:.1e} at one worker's rate without losses)",
             secs,
             secs / 86_400.0,
+            secs * cores / 3600.0,
             n / rate / 3600.0
         );
     }
