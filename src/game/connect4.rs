@@ -430,7 +430,7 @@ impl Game for Connect4 {
             Key::new(xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2)
         }
     }
-    /// Two cheap strategy arguments bound the score without search:
+    /// Cheap strategy arguments bound the score without search:
     ///
     /// 1. A player none of whose lines can still be completed with its own stones plus the empty
     ///    cells can never win: its score is at most 0 (for the side to move) or the opponent's
@@ -442,19 +442,29 @@ impl Game for Connect4 {
     ///    column, which is again an even-row cell; the number of such columns is even whenever P
     ///    is to move, so one is always there. O thus gets every empty even-row cell except those
     ///    playable right now. If P's stones plus all other empty cells hold no four, P cannot win.
+    /// 3. The other side of claimeven: when 2 holds and O's stones plus the cells O gets hold a
+    ///    four, P loses. P never completes a four (its stones stay off O's cells), so the game
+    ///    goes on until O has taken every cell of that four at the latest; the score is then at
+    ///    most -1, the score of a loss on the last stone ([`Game::win_now_score`] is at least 1).
     #[inline]
     fn static_bounds(&self) -> (i32, i32) {
         let empty = self.board & !self.mask;
         let opponent = self.current ^ self.mask;
         let mut hi = i32::MAX;
         let mut lo = i32::MIN;
-        if !has_four(self.current | empty, self.height) {
-            hi = 0;
-        } else if self.height % 2 == 0 && self.ply % 2 == 0 {
-            let follower = empty & self.even_rows & !self.playable();
-            if !has_four(self.current | (empty & !follower), self.height) {
-                hi = 0;
-            }
+        let claimeven = self.height % 2 == 0 && self.ply % 2 == 0;
+        // the cells O surely gets by claimeven (none when it does not apply)
+        let follower = if claimeven {
+            empty & self.even_rows & !self.playable()
+        } else {
+            0
+        };
+        if !has_four(self.current | (empty & !follower), self.height) {
+            hi = if claimeven && has_four(opponent | follower, self.height) {
+                -1
+            } else {
+                0
+            };
         }
         if !has_four(opponent | empty, self.height) {
             lo = 0;
@@ -554,6 +564,37 @@ mod tests {
         ));
         assert!(Connect4::new(9, 7).is_err());
         assert!(Connect4::new(8, 7).is_ok());
+    }
+
+    /// Every static bound holds against plain minimax, and claimeven's other side (a sure loss)
+    /// decides positions, on boards of even and odd height.
+    #[test]
+    fn static_bounds_hold_against_minimax() {
+        use crate::search::reference::minimax;
+        use crate::util::random_play::careful_random;
+        let mut seed = 0x51a7_1c0b_0d5e_4e11u64;
+        // [bounds met, cannot win, loses, can't lose]
+        let mut seen = [0usize; 4];
+        for (w, h) in [(4, 4), (5, 4), (6, 4), (7, 6), (5, 5)] {
+            for i in 0..1500 {
+                let empties = 6 + i % 7;
+                let g = careful_random(Connect4::new(w, h).unwrap(), empties, &mut seed);
+                if g.is_over() || g.winning_moves() != 0 {
+                    continue;
+                }
+                let (lo, hi) = g.static_bounds();
+                if lo == i32::MIN && hi == i32::MAX {
+                    continue;
+                }
+                let v = minimax(&g);
+                assert!(lo <= v && v <= hi, "{w}x{h} {} {lo} {v} {hi}", g.to_text());
+                seen[0] += 1;
+                seen[1] += (hi == 0) as usize;
+                seen[2] += (hi < 0) as usize;
+                seen[3] += (lo == 0) as usize;
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 10) && seen[2] >= 100, "{seen:?}");
     }
 
     #[test]
