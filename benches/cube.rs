@@ -203,7 +203,7 @@ enum Job {
         lines: Option<usize>,
         /// With --lines: the games start here (`0xWHITE:0xBLACK`; e.g. the TU Munich milestone
         /// position) instead of the empty board.
-        #[arg(long)]
+        #[arg(long, requires = "lines")]
         from: Option<String>,
     },
 }
