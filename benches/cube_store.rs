@@ -7,8 +7,11 @@
 //! `cargo build --release && cargo bench --bench cube_store -- [POSITION...] [--stop-at 0.5]
 //! [--game sogo] [--threads N]`. Without positions: the presets showcase and p2_18. The binary is `target/release/zugzwang` (or `ZUGZWANG_BIN`).
 
+#[path = "common/process.rs"]
+mod process;
+
+use process::{timed, zugzwang_binary};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 use zugzwang::game::Key;
 use zugzwang::search::proof::Settled;
@@ -55,50 +58,31 @@ struct Run1 {
     value: String,
 }
 
-fn binary() -> PathBuf {
-    std::env::var_os("ZUGZWANG_BIN").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/zugzwang"),
-        PathBuf::from,
-    )
-}
-
 /// Runs one solve as its own process.
 fn solve(args: &Args, position: &str, table: &Path, limit: Option<f64>) -> Run1 {
-    let time = Path::new("/usr/bin/time");
-    let mut cmd = if time.exists() {
-        let mut c = Command::new(time);
-        c.args(["-f", "%U user %S sys %M KB peak"]).arg(binary());
-        c
-    } else {
-        Command::new(binary())
-    };
-    cmd.args([
+    let mut argv: Vec<String> = [
         "solve", &args.game, position, "--json", "--quiet", "--table",
-    ])
-    .arg(table)
-    .args(["--threads", &args.threads.to_string()]);
+    ]
+    .map(String::from)
+    .into();
+    argv.push(table.display().to_string());
+    argv.extend(["--threads".to_string(), args.threads.to_string()]);
     if let Some(s) = limit {
-        cmd.args(["--time-limit", &format!("{s:.3}s")]);
+        argv.extend(["--time-limit".to_string(), format!("{s:.3}s")]);
     }
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .expect("run the zugzwang binary (cargo build --release first)");
-    let wall = start.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let times = stderr
-        .lines()
-        .find(|l| l.ends_with("KB peak"))
-        .unwrap_or("")
-        .to_string();
-    let (nodes, value) = match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+    let t = timed(&zugzwang_binary(), &argv);
+    let times = match (t.user, t.sys, t.peak_kb) {
+        (Some(u), Some(y), Some(m)) => format!("{u:.2} user {y:.2} sys {m} KB peak"),
+        _ => String::new(),
+    };
+    let (nodes, value) = match serde_json::from_slice::<serde_json::Value>(&t.stdout) {
         Ok(v) => (
             v["nodes"].as_u64().unwrap_or(0),
             v["value"].as_str().unwrap_or("?").to_string(),
         ),
         // stopped: "not decided ... after S s and N nodes"
         Err(_) => (
-            stderr
+            t.stderr
                 .split(" and ")
                 .nth(1)
                 .and_then(|t| t.split(' ').next())
@@ -108,7 +92,7 @@ fn solve(args: &Args, position: &str, table: &Path, limit: Option<f64>) -> Run1 
         ),
     };
     Run1 {
-        wall,
+        wall: t.wall,
         times,
         nodes,
         value,

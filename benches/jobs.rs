@@ -16,9 +16,10 @@
 //! Without positions: the showcase and a Sogo position of 22 stones from a game of plausible
 //! play (the README's cost forecast).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
+#[path = "common/process.rs"]
+mod process;
+
+use process::{timed, zugzwang_binary};
 use zugzwang::jobs::{self, JobSettings, Policy};
 use zugzwang::solver::{Engine, GameSpec, Mode, Request};
 
@@ -63,43 +64,21 @@ const DEFAULT_POSITIONS: [&str; 2] = [
 /// See [`DEFAULT_POSITIONS`].
 const POSITION_22: &str = "0x000000200600b8e2:0x000002000120471d";
 
-fn binary() -> PathBuf {
-    std::env::var_os("ZUGZWANG_BIN").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/zugzwang"),
-        PathBuf::from,
-    )
-}
-
-/// One process: its wall time, `/usr/bin/time`'s line, and its JSON output.
+/// One process: its wall time, its times and peak memory, and its JSON output.
 fn run(args: &[String]) -> (f64, String, serde_json::Value) {
-    let time = Path::new("/usr/bin/time");
-    let mut cmd = if time.exists() {
-        let mut c = Command::new(time);
-        c.args(["-f", "%U user %S sys %M KB"]).arg(binary());
-        c
-    } else {
-        Command::new(binary())
-    };
-    cmd.args(args);
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .expect("run the zugzwang binary (cargo build --release first)");
-    let wall = start.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let times = stderr
-        .lines()
-        .find(|l| l.ends_with(" KB"))
-        .unwrap_or("")
-        .to_string();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+    let t = timed(&zugzwang_binary(), args);
+    let json = serde_json::from_slice(&t.stdout).unwrap_or_else(|_| {
         panic!(
-            "{args:?}: no JSON ({}){}",
-            out.status,
-            stderr.lines().next().unwrap_or("")
+            "{args:?}: no JSON (success {}){}",
+            t.success,
+            t.stderr.lines().next().unwrap_or("")
         )
     });
-    (wall, times, json)
+    let times = match (t.user, t.sys, t.peak_kb) {
+        (Some(u), Some(y), Some(m)) => format!("{u:.2} user {y:.2} sys {m} KB"),
+        _ => String::new(),
+    };
+    (t.wall, times, json)
 }
 
 fn whole_processes(a: &Args, positions: &[String]) {

@@ -1,6 +1,7 @@
 //! Game-independent exact search: alpha-beta negamax over any [`crate::game::Game`], a
 //! transposition-table interface that the position store can implement, and move ordering.
 
+pub mod busy;
 pub mod capped;
 pub mod memory_table;
 pub mod negamax;

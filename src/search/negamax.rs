@@ -2,6 +2,7 @@
 //! an exact (or win/draw/loss) solver. Game-independent: everything game-specific comes through
 //! [`Game`].
 
+use super::busy::Busy;
 use super::order::MoveList;
 use super::transposition::{Bounds, Table};
 use super::vcf::ForcingSearch;
@@ -22,6 +23,8 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     table: &'t T,
     /// Positions visited (calls of the recursive search).
     pub nodes: u64,
+    /// Children left for later because another thread was inside them (see [`super::busy`]).
+    pub deferrals: u64,
     /// Set from outside to stop a search early; a stopped search returns no result.
     stop: Option<&'t AtomicBool>,
     /// A second stop flag: the caller's cancellation, beside a parallel search's own flag
@@ -30,11 +33,12 @@ pub struct Searcher<'t, T: Table + ?Sized> {
     /// Shared node counter for progress displays, advanced every 65,536 nodes.
     progress: Option<&'t AtomicU64>,
     options: Options,
-    /// Move-order perturbation of a parallel helper (0 = none); applied only far from the leaves.
-    noise: u64,
     /// A forcing-win search tried at nodes with at least the given empty cells whose window a
     /// win would end (see [`Searcher::with_forcing`]).
     forcing: Option<(ForcingSearch, u32)>,
+    /// Positions other threads are searching (see [`super::busy`]): shared by the threads of
+    /// a parallel search, absent with one thread.
+    busy: Option<&'t Busy>,
     /// Every null-window probe of [`Searcher::solve`]: its test value, the bound it returned and
     /// the nodes it took. Shown by `--verbose`, it tells where an exact solve spends its time.
     pub probes: Vec<Probe>,
@@ -66,6 +70,10 @@ pub struct Options {
     /// access (a cache miss) costs more than re-searching the few nodes below (the README lists
     /// the measurement behind the default).
     pub table_min_empty: u32,
+    /// Empty cells at or above which a thread of a parallel search leaves children that another
+    /// thread is searching for last (see [`super::busy`]); `u32::MAX` turns it off. Below it
+    /// subtrees are too small for two threads to collide in for long.
+    pub defer_min_empty: u32,
 }
 
 impl Default for Options {
@@ -74,6 +82,7 @@ impl Default for Options {
             etc_min_empty: 12,
             static_bounds: true,
             table_min_empty: 6,
+            defer_min_empty: 12,
         }
     }
 }
@@ -85,6 +94,7 @@ impl Options {
             etc_min_empty: u32::MAX,
             static_bounds: false,
             table_min_empty: 0,
+            defer_min_empty: u32::MAX,
         }
     }
 }
@@ -99,13 +109,14 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         Searcher {
             table,
             nodes: 0,
+            deferrals: 0,
             stop: None,
             abort: None,
             progress: None,
             options: Options::default(),
             probes: Vec::new(),
-            noise: 0,
             forcing: None,
+            busy: None,
         }
     }
 
@@ -130,9 +141,10 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         self
     }
 
-    /// Perturbs move ordering near the root with `seed` (parallel helpers; 0 = off).
-    pub fn with_noise(mut self, seed: u64) -> Self {
-        self.noise = seed;
+    /// Shares `busy` with the other threads of a parallel search: children another thread is
+    /// searching are searched last (see [`super::busy`]).
+    pub fn with_busy(mut self, busy: &'t Busy) -> Self {
+        self.busy = Some(busy);
         self
     }
 
@@ -292,23 +304,50 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         let nodes0 = self.nodes;
         // a window asking for a score in the upper half of what is possible hunts a fast win
         let urgent = 2 * beta > hi + 1;
-        let noise = if max_ply - ply >= 16 { self.noise } else { 0 };
-        let moves = MoveList::new(g, next, best_hint, urgent, noise);
+        let moves = MoveList::new(g, next, best_hint, urgent);
         let mut best = i32::MIN;
         let mut best_move = None;
-        for &mv in moves.as_slice() {
-            let mut child = *g;
-            child.play(mv);
-            let v = -self.negamax(&child, -beta, -alpha)?;
-            if v > best {
-                best = v;
-                best_move = Some(G::cell_index(mv) as u8);
-                if v >= beta {
-                    break;
+        // with other threads around, children one of them is inside now go last: the first
+        // pass skips them, the second searches them (unless the first ended in a cutoff)
+        let busy = self
+            .busy
+            .filter(|_| (max_ply - ply) as u32 >= self.options.defer_min_empty);
+        let mut deferred = 0u64;
+        'passes: for pass in 0..2 {
+            for (i, &mv) in moves.as_slice().iter().enumerate() {
+                if pass == 1 && mv & deferred == 0 {
+                    continue;
                 }
-                if v > alpha {
-                    alpha = v;
+                let mut child = *g;
+                child.play(mv);
+                let v = match busy {
+                    Some(busy) if pass == 0 => {
+                        let child_key = child.key();
+                        if i > 0 && busy.contains(child_key) {
+                            deferred |= mv;
+                            self.deferrals += 1;
+                            continue;
+                        }
+                        busy.enter(child_key);
+                        let r = self.negamax(&child, -beta, -alpha);
+                        busy.leave(child_key);
+                        -r?
+                    }
+                    _ => -self.negamax(&child, -beta, -alpha)?,
+                };
+                if v > best {
+                    best = v;
+                    best_move = Some(G::cell_index(mv) as u8);
+                    if v >= beta {
+                        break 'passes;
+                    }
+                    if v > alpha {
+                        alpha = v;
+                    }
                 }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         let work = self.nodes - nodes0;
@@ -454,15 +493,21 @@ pub(crate) fn drive<G: Game>(
     // Bisect, leaning towards the extremes (Pons' rule): proving a *fast* win or loss is cheap
     // (forcing lines, urgent ordering) while tests near a small true score are the expensive
     // ones, so cheap far tests come first and narrow the range. In the opening (the first
-    // tenth of the board), where scores are small, the first test is instead the weak
-    // question (above 0?), which every solve must answer anyway (the README has the saving on
+    // tenth of the board) scores are small, and a test just beyond the true score costs as
+    // much as the answer itself: there the driver asks the weak question first (above 0?,
+    // which every solve must answer anyway) and then walks outwards from the side it learnt,
+    // one score, then two, four, ... further each time, until a test comes back from the
+    // other side; what is left between the two is bisected (the README has the savings on
     // the empty 7x6 board).
     let opening = g.ply() * 10 < g.max_ply();
+    let mut walk = opening.then_some(1);
     let mut med = if opening { 0 } else { lean(min, max) };
+    let mut last_up = None;
     while min < max {
         med = med.clamp(min, max - 1);
         let r = probe(med)?;
-        if r > med {
+        let up = r > med;
+        if up {
             min = r.max(min);
         } else {
             max = r.min(max);
@@ -471,7 +516,17 @@ pub(crate) fn drive<G: Game>(
             min = min.max(-1);
             max = max.min(1);
         }
-        med = lean(min, max);
+        if last_up.is_some_and(|was| was != up) {
+            // bracketed from both sides: bisect what is left
+            walk = None;
+        }
+        last_up = Some(up);
+        med = match walk {
+            Some(step) if up => min + step - 1,
+            Some(step) => max - step,
+            None => lean(min, max),
+        };
+        walk = walk.map(|step| step * 2);
     }
     Ok(match depth {
         Depth::Strong => min,
@@ -499,6 +554,43 @@ mod tests {
     use crate::search::reference::minimax;
     use crate::search::MemoryTable;
     use crate::util::random_play::careful_positions;
+
+    /// A probe as fail-soft negamax may answer it for a true score `v`: the bound it returns
+    /// lies anywhere between the test and the score (or the score itself), as `loose` picks.
+    fn fail_soft(v: i32, test: i32, loose: u64) -> i32 {
+        if v > test {
+            v - (loose % (v - test) as u64) as i32
+        } else {
+            v + (loose % (test - v + 1) as u64) as i32
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None, ..Default::default()
+        })]
+        /// The score driver finds every score, weak and strong, in the opening (where it walks
+        /// outwards from 0) and later (where it bisects), however loose the probes' bounds.
+        #[test]
+        fn drive_finds_every_score(v in -18i32..=18, moves in "[4]{0,3}|[1-7]{10,12}", seed: u64) {
+            let g = Connect4::from_moves(7, 6, &moves);
+            proptest::prop_assume!(g.as_ref().is_ok_and(|g| g.winning_moves() == 0));
+            let g = g.unwrap();
+            let v = v.clamp(-g.max_score(), g.max_score());
+            let mut s = seed | 1;
+            let mut probes = 0;
+            let strong = drive(&g, Depth::Strong, |test| {
+                probes += 1;
+                Ok(fail_soft(v, test, crate::util::rng::xorshift(&mut s)))
+            });
+            proptest::prop_assert_eq!(strong, Ok(v));
+            proptest::prop_assert!(probes <= 12, "{} probes", probes);
+            let weak = drive(&g, Depth::Weak, |test| {
+                Ok(fail_soft(v, test, crate::util::rng::xorshift(&mut s)))
+            });
+            proptest::prop_assert_eq!(weak, Ok(v.signum()));
+        }
+    }
 
     /// The forcing-win cutoff changes no value: exact scores (the driver's windows include
     /// ones with `beta <= 1`, where the cutoff fires) and the weak questions, with the forcing

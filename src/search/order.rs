@@ -18,16 +18,8 @@ pub struct MoveList {
 
 impl MoveList {
     /// Ranks `candidates` for `game`, putting the cell `first` (a remembered best move) in front.
-    /// A non-zero `noise` perturbs the game's scores a little (about one threat's worth), so that
-    /// parallel searchers sharing a table explore different moves first.
     #[inline]
-    pub fn new<G: Game>(
-        game: &G,
-        candidates: u64,
-        first: Option<u8>,
-        urgent: bool,
-        noise: u64,
-    ) -> Self {
+    pub fn new<G: Game>(game: &G, candidates: u64, first: Option<u8>, urgent: bool) -> Self {
         let mut list = MoveList {
             moves: [0; 64],
             scores: [0; 64],
@@ -40,11 +32,6 @@ impl MoveList {
                 game.urgent_move_score(mv)
             } else {
                 game.move_score(mv)
-            };
-            let score = if noise != 0 && score != i32::MAX {
-                score + ((mv.wrapping_mul(noise) >> 61) as i32) * 24
-            } else {
-                score
             };
             // insertion sort, stable: equal scores keep the game's bit order
             let mut i = list.len;

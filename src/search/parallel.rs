@@ -1,11 +1,14 @@
-//! Parallel solving on a shared table (rayon): every thread searches the same null-window probe,
-//! helpers with slightly perturbed move ordering near the root, all reading and writing one
-//! lock-free table. The first thread to finish a probe answers it and stops the others; what the
+//! Parallel solving on a shared table (rayon): every thread searches the same null-window probe
+//! in the same move order, all reading and writing one lock-free table, each leaving for later
+//! the children another thread is inside ([`super::busy`]): that, not a perturbed order, is
+//! what spreads the threads over the tree (a helper trying another first move at a node that
+//! needs one good move only wastes its work; the README has the measurement). The first thread to finish a probe answers it and stops the others; what the
 //! others proved meanwhile stays in the table and speeds up the rest. The value is exactly the
 //! one-thread value (every thread runs the same exact search); only the node count varies. With
 //! one thread the search is exactly [`Searcher::solve`] followed by [`Searcher::achieves`] for
 //! each move, in move order: the same nodes.
 
+use super::busy::Busy;
 use super::negamax::{drive, Depth, Options, Probe, Searcher, Stopped};
 use super::transposition::Table;
 use super::vcf::ForcingSearch;
@@ -91,6 +94,8 @@ pub struct ParallelSolver<'t, T: Table> {
     /// Forcing-win tests (attacking moves per test, from how many empty cells), one search
     /// per thread: see [`Searcher::with_forcing`].
     forcing: Option<(u32, u32)>,
+    /// The positions the threads are inside (unused with one thread).
+    busy: Busy,
 }
 
 impl<'t, T: Table> ParallelSolver<'t, T> {
@@ -114,6 +119,7 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
             progress: None,
             abort: None,
             forcing: None,
+            busy: Busy::default(),
         }
     }
 
@@ -148,15 +154,15 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         self
     }
 
-    fn searcher<'s>(&self, stop: &'s AtomicBool, helper: usize) -> Searcher<'s, T>
+    fn searcher<'s>(&'s self, stop: &'s AtomicBool) -> Searcher<'s, T>
     where
         't: 's,
     {
         let mut s = Searcher::new(self.table)
             .with_options(self.options)
             .with_stop(stop);
-        if helper > 0 {
-            s = s.with_noise(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(helper as u64 * 2 + 1));
+        if self.threads > 1 {
+            s = s.with_busy(&self.busy);
         }
         if let Some(p) = self.progress {
             s = s.with_progress(p);
@@ -174,17 +180,17 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
     fn probe<G: Game>(&self, g: &G, test: i32, nodes: &AtomicU64) -> Result<i32, Stopped> {
         let stop = AtomicBool::new(false);
         if self.threads == 1 {
-            let mut s = self.searcher(&stop, 0);
+            let mut s = self.searcher(&stop);
             let r = s.negamax(g, test, test + 1);
             nodes.fetch_add(s.nodes, Ordering::Relaxed);
             return r;
         }
         let answer = Mutex::new(None);
         self.pool.scope(|scope| {
-            for helper in 0..self.threads {
+            for _ in 0..self.threads {
                 let (stop, answer) = (&stop, &answer);
                 scope.spawn(move |_| {
-                    let mut s = self.searcher(stop, helper);
+                    let mut s = self.searcher(stop);
                     let r = s.negamax(g, test, test + 1);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
                     if let Ok(r) = r {
@@ -231,7 +237,7 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         let moves: Vec<u64> = Bits(g.playable()).collect();
         let never = AtomicBool::new(false);
         let achieves = |mv: u64| -> Result<bool, Stopped> {
-            let mut s = self.searcher(&never, 0);
+            let mut s = self.searcher(&never);
             let ok = s.achieves(g, mv, target);
             nodes.fetch_add(s.nodes, Ordering::Relaxed);
             ok
@@ -301,6 +307,44 @@ mod tests {
     use crate::game::Connect4;
     use crate::search::MemoryTable;
     use crate::util::random_play::careful_positions;
+
+    /// Children another thread is inside are searched last, never skipped: with every child
+    /// but the first marked busy at the root (as if other threads were in them), and deferral
+    /// at every node, the scores are plain minimax's; and three threads deferring at every
+    /// node agree with minimax too.
+    #[test]
+    fn deferring_busy_children_keeps_values() {
+        use crate::search::busy::Busy;
+        use crate::search::negamax::Options;
+        use crate::search::reference::minimax;
+        let options = Options {
+            defer_min_empty: 0,
+            ..Options::default()
+        };
+        let mut deferrals = 0;
+        for (w, h, empty) in [(5, 4, 12), (6, 4, 13), (4, 5, 12)] {
+            let start = Connect4::new(w, h).unwrap();
+            for g in careful_positions(start, empty, 30, w as u64 * 7 + h as u64) {
+                let exact = minimax(&g);
+                let busy = Busy::default();
+                for mv in Bits(g.non_losing_moves()).skip(1) {
+                    let mut child = g;
+                    child.play(mv);
+                    busy.enter(child.key());
+                }
+                let table = MemoryTable::with_bytes(1 << 20);
+                let mut s = Searcher::new(&table).with_options(options).with_busy(&busy);
+                assert_eq!(s.solve(&g, Depth::Strong).unwrap(), exact);
+                deferrals += s.deferrals;
+                table.clear();
+                let threads = ParallelSolver::new(&table, 3)
+                    .unwrap()
+                    .with_options(options);
+                assert_eq!(threads.score(&g, Depth::Strong).unwrap().0, exact);
+            }
+        }
+        assert!(deferrals > 50, "only {deferrals} deferrals");
+    }
 
     /// The module's promise: one thread is exactly the one-thread searcher, node for node.
     #[test]

@@ -209,6 +209,9 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
         .with_abort(control.stop_flag());
     solver = solver.with_options(crate::search::Options {
         etc_min_empty: cfg.etc_min_empty,
+        // deferring busy children needs their keys, which ETC computes at the same nodes: the
+        // game's ETC horizon (near the root for the costly 4x4x4 keys) serves both
+        defer_min_empty: cfg.etc_min_empty,
         ..crate::search::Options::default()
     });
     if let Some(min_empty) = cfg.forcing_min_empty {

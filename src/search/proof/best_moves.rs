@@ -28,7 +28,7 @@ impl ProofSearch<'_> {
             Some(Bits(g.winning_moves()).collect())
         } else if value < 0 {
             Some(
-                MoveList::new(g, g.playable(), None, false, 0)
+                MoveList::new(g, g.playable(), None, false)
                     .as_slice()
                     .to_vec(),
             )
@@ -41,7 +41,7 @@ impl ProofSearch<'_> {
             }
             return Ok(best);
         }
-        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
+        let list = MoveList::new(g, g.non_losing_moves(), None, false);
         let candidates = list.as_slice();
         // a win is kept by a move after which I still win; a draw by one after which the
         // opponent does not win

@@ -59,7 +59,7 @@ impl ProofSearch<'_> {
             tags.copy_from_slice(&lists[64..]);
             return (moves, tags, len as usize - 1);
         }
-        let list = MoveList::new(g, g.non_losing_moves(), None, false, 0);
+        let list = MoveList::new(g, g.non_losing_moves(), None, false);
         let mut tags = [0u64; 64];
         let mut kept = [0u64; 64];
         let mut n_kept = 0;
