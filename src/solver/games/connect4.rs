@@ -10,14 +10,13 @@ use crate::solver::GameSpec;
 
 /// The defaults of `solve connect4`: the exact score by parallel alpha-beta (strong solving
 /// costs little more than weak here), every best move (cheap once the score is known), and a
-/// quarter of the machine's RAM up to 8 GiB for the table (the empty 7x6 board needs about
-/// that much to avoid re-searching).
-pub fn defaults(_width: u32, _height: u32) -> SolverConfig {
+/// table of [`table_bytes`].
+pub fn defaults(width: u32, height: u32) -> SolverConfig {
     SolverConfig {
         engine: Engine::Alphabeta,
         mode: Mode::Strong,
         best: BestMoves::All,
-        mem_bytes: quarter_of_ram(8 << 30),
+        mem_bytes: table_bytes(width, height),
         threads: 0,
         hash_seed: 0,
         key_mode: KeyMode::Sound,
@@ -32,6 +31,22 @@ pub fn defaults(_width: u32, _height: u32) -> SolverConfig {
         zone_guess: None,
         first: None,
     }
+}
+
+/// The default table: a quarter of RAM, at most 1 GiB up to the 42 cells of 7x6 and at most
+/// 8 GiB above.
+///
+/// A bigger table is not a faster one: every probe is a random access, and past what the
+/// processor's TLB maps each probe also pays a page walk, while the kernel zeroes every page the
+/// table touches. On 7x6 the entries a bigger table keeps save fewer nodes than that costs (the
+/// README's "Connect Four speed" has the measurement); larger boards search far longer, where
+/// they pay.
+pub fn table_bytes(width: u32, height: u32) -> u64 {
+    quarter_of_ram(if width * height <= 42 {
+        1 << 30
+    } else {
+        8 << 30
+    })
 }
 
 impl Solvable for Connect4 {
