@@ -430,6 +430,9 @@ impl Game for Connect4 {
             Key::new(xxhash_rust::xxh3::xxh3_64(&k.to_le_bytes()) >> 2)
         }
     }
+    /// Bit operations over at most a handful of bitboards.
+    const CHEAP_STATIC_BOUNDS: bool = true;
+
     /// Cheap strategy arguments bound the score without search:
     ///
     /// 1. A player none of whose lines can still be completed with its own stones plus the empty

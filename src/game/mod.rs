@@ -146,6 +146,11 @@ pub trait Game: Clone + Copy + Send + Sync {
     fn cell_index(mv: u64) -> u32 {
         mv.trailing_zeros()
     }
+    /// Whether [`Game::static_bounds`] costs so little (a few bitboard operations) that the
+    /// search may ask it of every child of a node before searching any, to bound the node from
+    /// below (see `search::negamax`). Games whose bounds are strategies computed per position
+    /// (the 4x4x4 pairings) leave it off.
+    const CHEAP_STATIC_BOUNDS: bool = false;
     /// Static bounds on the score that the game can prove cheaply (for example "the side to move
     /// has no live line left, so it cannot win"). The default proves nothing beyond the range.
     /// Each bound must be backed by a strategy argument documented where it is implemented.

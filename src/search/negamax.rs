@@ -74,6 +74,9 @@ pub struct Options {
     /// thread is searching for last (see [`super::busy`]); `u32::MAX` turns it off. Below it
     /// subtrees are too small for two threads to collide in for long.
     pub defer_min_empty: u32,
+    /// Bound each node's score from below by its children's static bounds before searching
+    /// any of them, in games whose static bounds are cheap ([`Game::CHEAP_STATIC_BOUNDS`]).
+    pub static_children: bool,
 }
 
 impl Default for Options {
@@ -83,6 +86,7 @@ impl Default for Options {
             static_bounds: true,
             table_min_empty: 6,
             defer_min_empty: 12,
+            static_children: true,
         }
     }
 }
@@ -95,6 +99,7 @@ impl Options {
             static_bounds: false,
             table_min_empty: 0,
             defer_min_empty: u32::MAX,
+            static_children: false,
         }
     }
 }
@@ -253,6 +258,37 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         }
         if hi <= alpha {
             return Ok(hi);
+        }
+        if G::CHEAP_STATIC_BOUNDS && self.options.static_bounds && self.options.static_children {
+            // Every child's static upper bound `u` (for the opponent, who moves there) proves
+            // that playing into it scores at least `-u` here, so the best of them is a lower
+            // bound on this node, found without searching: at or above beta it ends the node
+            // (fail-soft: a proven lower bound), otherwise it narrows the window.
+            let mut floor = i32::MIN;
+            let mut floor_move = None;
+            for mv in Bits(next) {
+                let mut child = *g;
+                child.play(mv);
+                let (_, upper) = child.static_bounds();
+                if upper != i32::MAX && -upper > floor {
+                    floor = -upper;
+                    floor_move = Some(G::cell_index(mv) as u8);
+                }
+            }
+            if floor > lo {
+                lo = floor;
+                if lo >= beta || lo >= hi {
+                    if use_table {
+                        let bounds = Bounds {
+                            lower: lo as i8,
+                            upper: hi as i8,
+                            best: floor_move,
+                        };
+                        self.table.store(key, bounds, 1);
+                    }
+                    return Ok(lo);
+                }
+            }
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
@@ -554,6 +590,47 @@ mod tests {
     use crate::search::reference::minimax;
     use crate::search::MemoryTable;
     use crate::util::random_play::careful_positions;
+
+    /// Every switch of [`Options`], alone and all together, gives plain minimax's exact scores on
+    /// boards of even and odd height; the children's static bounds must also save nodes (they
+    /// prove something the search would otherwise search for).
+    #[test]
+    fn every_option_keeps_values() {
+        let full = Options::default();
+        let variants = [
+            full,
+            Options::baseline(),
+            Options {
+                static_children: false,
+                ..full
+            },
+            Options {
+                static_bounds: false,
+                ..full
+            },
+            Options {
+                etc_min_empty: 0,
+                table_min_empty: 0,
+                ..full
+            },
+        ];
+        let mut nodes = [0u64; 5];
+        for (w, h, empty, seed) in [(5, 4, 12, 1), (6, 4, 12, 2), (5, 5, 12, 3), (7, 6, 11, 4)] {
+            for g in careful_positions(Connect4::new(w, h).unwrap(), empty, 30, seed) {
+                let exact = minimax(&g);
+                for (options, n) in variants.iter().zip(nodes.iter_mut()) {
+                    let table = MemoryTable::with_bytes(1 << 20);
+                    let mut s = Searcher::new(&table).with_options(*options);
+                    assert_eq!(s.solve(&g, Depth::Strong).unwrap(), exact, "{options:?}");
+                    *n += s.nodes;
+                }
+            }
+        }
+        assert!(
+            nodes[0] < nodes[2],
+            "static children saved nothing: {nodes:?}"
+        );
+    }
 
     /// A probe as fail-soft negamax may answer it for a true score `v`: the bound it returns
     /// lies anywhere between the test and the score (or the score itself), as `loose` picks.
