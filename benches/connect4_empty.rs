@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo build --release && cargo bench --bench connect4_empty -- [--rounds N] [--threads 1,2]
-//!     [--weak] [--mem SIZE] [--size WxH] [--zugzwang PATH]... [--other T=COMMAND]...
+//!     [--weak] [--mem SIZE] [--size WxH] [--zugzwang PATH]... [--zugzwang-args ARGS]
+//!     [--other T=COMMAND]...
 //! ```
 //!
 //! `--zugzwang` (repeatable; default this checkout's release build or `ZUGZWANG_BIN`) compares
@@ -36,6 +37,10 @@ struct Args {
     /// `--mem` for zugzwang (default: the game's).
     #[arg(long)]
     mem: Option<String>,
+    /// More arguments for zugzwang, split on spaces (e.g. `--best none`: the score only, the
+    /// question c4's solver answers; by default every best move is proved too).
+    #[arg(long, allow_hyphen_values = true)]
+    zugzwang_args: Option<String>,
     /// Board size for zugzwang (the other solvers' sizes are their own).
     #[arg(long, default_value = "7x6")]
     size: String,
@@ -108,6 +113,9 @@ fn main() {
             }
             if let Some(m) = &args.mem {
                 a.extend(["--mem".into(), m.clone()]);
+            }
+            if let Some(extra) = &args.zugzwang_args {
+                a.extend(extra.split_whitespace().map(String::from));
             }
             entrants.push(Entrant {
                 label: b.display().to_string(),
