@@ -13,7 +13,10 @@
 //! searched, never a value (every move is still searched, deferred ones last).
 
 use crate::game::Key;
+use crate::util::huge_pages::HugeArray;
+use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// Slots of the set: far more than the positions a few threads can be inside at once near the
 /// root, and small enough (256 KiB) to stay in cache.
@@ -21,24 +24,33 @@ const SLOTS: usize = 1 << 15;
 
 /// Positions being searched by some thread (see the module comment).
 pub struct Busy {
-    slots: Box<[AtomicU64]>,
-}
-
-impl Default for Busy {
-    fn default() -> Self {
-        Busy {
-            slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
+    slots: HugeArray<AtomicU64>,
 }
 
 impl Busy {
+    /// An empty set.
+    pub fn new() -> io::Result<Self> {
+        Ok(Busy {
+            slots: HugeArray::zeroed(SLOTS)?,
+        })
+    }
+
+    /// The process's one set, made on first use (`None` if it could not be mapped: threads
+    /// then only lose deferral, never a value). Parallel solvers are made per question (a
+    /// batch of small positions makes thousands), so they share this one instead of each
+    /// setting up its own; marks of unrelated searches running at once can only reorder
+    /// moves.
+    pub fn shared() -> Option<&'static Busy> {
+        static SHARED: OnceLock<Option<Busy>> = OnceLock::new();
+        SHARED.get_or_init(|| Busy::new().ok()).as_ref()
+    }
+
     /// The slot of `key` and the word that marks it (never 0, the empty slot).
     #[inline]
     fn slot(&self, key: Key) -> (&AtomicU64, u64) {
         let h = key.get().wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = (h >> 40) as usize & (SLOTS - 1);
-        (&self.slots[i], key.get() | 1 << 63)
+        (&self.slots.as_slice()[i], key.get() | 1 << 63)
     }
 
     /// Whether some thread has marked `key` and not yet released it (or another key sharing
@@ -71,7 +83,7 @@ mod tests {
 
     #[test]
     fn marks_come_and_go() {
-        let busy = Busy::default();
+        let busy = Busy::new().unwrap();
         let (a, b) = (Key::new(12345), Key::new(67890));
         assert!(!busy.contains(a));
         busy.enter(a);

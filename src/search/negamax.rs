@@ -278,15 +278,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             if floor > lo {
                 lo = floor;
                 if lo >= beta || lo >= hi {
-                    if use_table {
-                        let bounds = Bounds {
-                            lower: lo as i8,
-                            upper: hi as i8,
-                            best: floor_move,
-                        };
-                        self.table.store(key, bounds, 1);
-                    }
-                    return Ok(lo);
+                    return Ok(self.cut(use_table.then_some(key), lo, hi, floor_move));
                 }
             }
         }
@@ -297,41 +289,28 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         if let Some((forcing, min_empty)) = self.forcing.as_mut() {
             if beta <= 1 && (max_ply - ply) as u32 >= *min_empty && forcing.wins(g) {
                 // a proven win: the score is at least 1, which is at least beta
-                let v = lo.max(1);
-                if use_table {
-                    let bounds = Bounds {
-                        lower: v as i8,
-                        upper: hi as i8,
-                        best: best_hint,
-                    };
-                    self.table.store(key, bounds, 1);
-                }
-                return Ok(v);
+                return Ok(self.cut(use_table.then_some(key), lo.max(1), hi, best_hint));
             }
         }
 
-        // enhanced transposition cutoff: a child already known to be good enough ends the node.
-        // All children's buckets are prefetched first so that their memory latencies overlap.
-        if (max_ply - ply) as u32 >= self.options.etc_min_empty {
-            let mut keys = [Key::default(); 64];
-            for (slot, mv) in keys.iter_mut().zip(Bits(next)) {
-                let mut child = *g;
-                child.play(mv);
-                *slot = child.key();
-                self.table.prefetch(*slot);
-            }
+        // The children's keys, computed once where the enhanced transposition cutoff or the
+        // deferral of busy children needs them (in `next`'s bit order), their buckets prefetched
+        // so that the memory latencies of the probes overlap.
+        let etc_here = (max_ply - ply) as u32 >= self.options.etc_min_empty;
+        // with other threads around, children one of them is inside now go last
+        let busy = self
+            .busy
+            .filter(|_| (max_ply - ply) as u32 >= self.options.defer_min_empty);
+        let keys = (etc_here || busy.is_some()).then(|| self.child_keys(g, next));
+
+        // enhanced transposition cutoff: a child already known to be good enough ends the node
+        if let Some(keys) = keys.as_ref().filter(|_| etc_here) {
             for (i, mv) in Bits(next).enumerate() {
                 if let Some(b) = self.table.probe(keys[i]) {
                     let v = -(b.upper as i32);
                     if v >= beta {
                         let best = Some(G::cell_index(mv) as u8);
-                        let bounds = Bounds {
-                            lower: v as i8,
-                            upper: hi as i8,
-                            best,
-                        };
-                        self.table.store(key, bounds, 1);
-                        return Ok(v);
+                        return Ok(self.cut(use_table.then_some(key), v, hi, best));
                     }
                 }
             }
@@ -343,11 +322,8 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         let moves = MoveList::new(g, next, best_hint, urgent);
         let mut best = i32::MIN;
         let mut best_move = None;
-        // with other threads around, children one of them is inside now go last: the first
-        // pass skips them, the second searches them (unless the first ended in a cutoff)
-        let busy = self
-            .busy
-            .filter(|_| (max_ply - ply) as u32 >= self.options.defer_min_empty);
+        // busy children: the first pass skips them, the second searches them (unless the first
+        // ended in a cutoff)
         let mut deferred = 0u64;
         'passes: for pass in 0..2 {
             for (i, &mv) in moves.as_slice().iter().enumerate() {
@@ -356,9 +332,10 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
                 }
                 let mut child = *g;
                 child.play(mv);
-                let v = match busy {
-                    Some(busy) if pass == 0 => {
-                        let child_key = child.key();
+                let v = match (busy, &keys) {
+                    (Some(busy), Some(keys)) if pass == 0 => {
+                        // the child's place in `next`'s bit order
+                        let child_key = keys[(next & (mv - 1)).count_ones() as usize];
                         if i > 0 && busy.contains(child_key) {
                             deferred |= mv;
                             self.deferrals += 1;
@@ -411,6 +388,36 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             self.table.store(key, bounds, work);
         }
         Ok(best)
+    }
+
+    /// Ends a node on a proven bound found without searching its moves: stores `lower..=upper`
+    /// with `best` under `key` (when the node uses the table) and returns `lower`, the fail-soft
+    /// result.
+    #[inline]
+    fn cut(&self, key: Option<Key>, lower: i32, upper: i32, best: Option<u8>) -> i32 {
+        if let Some(key) = key {
+            let bounds = Bounds {
+                lower: lower as i8,
+                upper: upper as i8,
+                best,
+            };
+            self.table.store(key, bounds, 1);
+        }
+        lower
+    }
+
+    /// The keys of the children `next` leads to, in its bit order, their table buckets
+    /// prefetched.
+    #[inline]
+    fn child_keys<G: Game>(&self, g: &G, next: u64) -> [Key; 64] {
+        let mut keys = [Key::default(); 64];
+        for (slot, mv) in keys.iter_mut().zip(Bits(next)) {
+            let mut child = *g;
+            child.play(mv);
+            *slot = child.key();
+            self.table.prefetch(*slot);
+        }
+        keys
     }
 
     /// The score of `g` for the side to move, exactly ([`Depth::Strong`]) or only its sign

@@ -2,8 +2,9 @@
 //! in the same move order, all reading and writing one lock-free table, each leaving for later
 //! the children another thread is inside ([`super::busy`]): that, not a perturbed order, is
 //! what spreads the threads over the tree (a helper trying another first move at a node that
-//! needs one good move only wastes its work; the README has the measurement). The first thread to finish a probe answers it and stops the others; what the
-//! others proved meanwhile stays in the table and speeds up the rest. The value is exactly the
+//! needs one good move only wastes its work; the README has the measurement). The first thread
+//! to finish a probe answers it and stops the others; what the others proved meanwhile stays in
+//! the table and speeds up the rest. The value is exactly the
 //! one-thread value (every thread runs the same exact search); only the node count varies. With
 //! one thread the search is exactly [`Searcher::solve`] followed by [`Searcher::achieves`] for
 //! each move, in move order: the same nodes.
@@ -94,8 +95,9 @@ pub struct ParallelSolver<'t, T: Table> {
     /// Forcing-win tests (attacking moves per test, from how many empty cells), one search
     /// per thread: see [`Searcher::with_forcing`].
     forcing: Option<(u32, u32)>,
-    /// The positions the threads are inside (unused with one thread).
-    busy: Busy,
+    /// The positions the threads are inside ([`Busy::shared`]); none with one thread, where
+    /// nothing is deferred.
+    busy: Option<&'static Busy>,
 }
 
 impl<'t, T: Table> ParallelSolver<'t, T> {
@@ -119,7 +121,7 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
             progress: None,
             abort: None,
             forcing: None,
-            busy: Busy::default(),
+            busy: (threads > 1).then(Busy::shared).flatten(),
         }
     }
 
@@ -161,8 +163,8 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         let mut s = Searcher::new(self.table)
             .with_options(self.options)
             .with_stop(stop);
-        if self.threads > 1 {
-            s = s.with_busy(&self.busy);
+        if let Some(busy) = &self.busy {
+            s = s.with_busy(busy);
         }
         if let Some(p) = self.progress {
             s = s.with_progress(p);
@@ -326,7 +328,7 @@ mod tests {
             let start = Connect4::new(w, h).unwrap();
             for g in careful_positions(start, empty, 30, w as u64 * 7 + h as u64) {
                 let exact = minimax(&g);
-                let busy = Busy::default();
+                let busy = Busy::new().unwrap();
                 for mv in Bits(g.non_losing_moves()).skip(1) {
                     let mut child = g;
                     child.play(mv);
