@@ -53,6 +53,29 @@ pub(crate) fn blocking_moves(playable: u64, threats: u64) -> u64 {
     }
 }
 
+/// The move (ply, counted from 1 on the empty board) on which a game ends under perfect play,
+/// from the exact `score` of a position with `ply` stones on a board of `max_ply` cells: the
+/// inverse of the score convention of [`Game`]. The published tables of Connect Four on other
+/// boards (Steininger's, `verify/data/connect4/board-sizes.txt`) give their results this way.
+///
+/// A win with the stone that is move `m` is worth `(max_ply + 2 - m) / 2` to its player, so two
+/// moves share each score and the winner's parity picks one: the side to move makes the moves
+/// `m` with `m - 1 - ply` even; a loss is the opponent's win. A draw ends on the last cell.
+pub fn ending_ply(max_ply: u32, ply: u32, score: i32) -> u32 {
+    if score == 0 {
+        return max_ply;
+    }
+    let winner_moves_at_parity = if score > 0 { ply % 2 } else { (ply + 1) % 2 };
+    let m = (max_ply + 2)
+        .saturating_sub(2 * score.unsigned_abs())
+        .max(1);
+    if (m - 1) % 2 == winner_moves_at_parity {
+        m
+    } else {
+        m - 1
+    }
+}
+
 /// A two-player connection game as the search sees it.
 ///
 /// The contract that makes the search exact (documented once here, relied on everywhere):
@@ -175,5 +198,36 @@ pub trait Game: Clone + Copy + Send + Sync {
     #[inline]
     fn max_score(&self) -> i32 {
         self.win_now_score()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ending_ply` inverts the score convention: a game won on move `m` by either side, from
+    /// any ply of any board size, maps back to `m`; a draw to the last cell.
+    #[test]
+    fn ending_ply_inverts_the_score_of_every_ending() {
+        for max_ply in 16..=64u32 {
+            for ply in 0..max_ply {
+                for m in ply + 1..=max_ply {
+                    let stones_before = m - 1;
+                    let worth = ((max_ply + 1 - stones_before) / 2) as i32;
+                    let side_to_move_wins = (stones_before - ply) % 2 == 0;
+                    let score = if side_to_move_wins { worth } else { -worth };
+                    assert_eq!(
+                        ending_ply(max_ply, ply, score),
+                        m,
+                        "{max_ply} {ply} {score}"
+                    );
+                }
+                assert_eq!(ending_ply(max_ply, ply, 0), max_ply);
+            }
+        }
+        // Connect Four 7x6: +1 from the empty board is the first player's 21st stone, move 41.
+        assert_eq!(ending_ply(42, 0, 1), 41);
+        assert_eq!(ending_ply(42, 0, 18), 7);
+        assert_eq!(ending_ply(36, 0, -1), 36);
     }
 }

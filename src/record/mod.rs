@@ -1,6 +1,10 @@
 //! Records of reproduced results in `solve-runs/`: one JSON file per solve, with everything needed
 //! to judge and repeat it (what was asked, what came out, what it cost, on which machine and commit).
 
+mod board_sizes;
+
+pub use board_sizes::{board_results, board_size_table, BoardResult};
+
 use crate::solver::{Engine, GameSpec, KeyMode, Mode, Solution};
 use serde::{Deserialize, Serialize};
 use std::fmt;
