@@ -449,6 +449,17 @@ impl Game for Connect4 {
     ///    four, P loses. P never completes a four (its stones stay off O's cells), so the game
     ///    goes on until O has taken every cell of that four at the latest; the score is then at
     ///    most -1, the score of a loss on the last stone ([`Game::win_now_score`] is at least 1).
+    /// 4. The race under claimeven (after Steininger's evens bound, proved here for every line):
+    ///    when 2 holds and P has fours but O has one too, P still loses if each of P's fours
+    ///    `L` loses the race to one of O's. Under claimeven O fills only even-row cells, each
+    ///    directly above a move of P, or a cell playable now; every odd-row cell that gets filled
+    ///    is filled by P. So to complete `L`, P must fill its open cells and every open odd-row
+    ///    cell under them (`R`), and the last of these, `f`, is the highest open cell of `L` in its
+    ///    column. One of O's fours `M` (its open cells all claimed by O) is complete right after
+    ///    P has filled every cell directly below its open cells (`B(M)`). If for every possible
+    ///    last cell `f` some `M` has `B(M)` inside `R` without `f`, then whenever P is about to
+    ///    complete `L`, O has completed `M` before. No four of P is completed first; the game
+    ///    cannot end full (P would have filled every `B(M)`), so O wins: at most -1.
     #[inline]
     fn static_bounds(&self) -> (i32, i32) {
         let empty = self.board & !self.mask;
@@ -462,12 +473,18 @@ impl Game for Connect4 {
         } else {
             0
         };
-        if !has_four(self.current | (empty & !follower), self.height) {
+        let p_cells = self.current | (empty & !follower);
+        if !has_four(p_cells, self.height) {
             hi = if claimeven && has_four(opponent | follower, self.height) {
                 -1
             } else {
                 0
             };
+        } else if claimeven
+            && has_four(opponent | follower, self.height)
+            && self.every_four_beaten(p_cells, opponent | follower)
+        {
+            hi = -1;
         }
         if !has_four(opponent | empty, self.height) {
             lo = 0;
@@ -514,6 +531,70 @@ impl Connect4 {
             + above_playable.count_ones()
             + (threats & good_parity).count_ones();
         (weight as i32 * 64 - off_centre, forcing.count_ones() as i32)
+    }
+
+    /// Whether every four the side to move P could still make under the opponent's claimeven is
+    /// beaten by one of the opponent's: the step of rule 4 in [`Game::static_bounds`].
+    /// `p_cells`: P's stones and the cells claimeven leaves P; `o_cells`: O's stones and the cells
+    /// it claims. Gives up (false) beyond a few lines, which only loses a bound.
+    fn every_four_beaten(&self, p_cells: u64, o_cells: u64) -> bool {
+        const MAX_LINES: usize = 16;
+        let empty = self.board & !self.mask;
+        let odd_rows = self.board & !self.even_rows;
+        // B(M) for each of O's fours: the cells directly below its empty cells
+        let mut o_below = [0u64; MAX_LINES];
+        let mut n_o = 0;
+        self.for_each_four(o_cells, |line| {
+            if n_o == MAX_LINES {
+                return false; // fewer of O's lines only make a P line harder to beat: still sound
+            }
+            o_below[n_o] = (line & empty) >> 1;
+            n_o += 1;
+            true
+        });
+        let o_below = &o_below[..n_o];
+        let mut n_p = 0;
+        self.for_each_four(p_cells, |line| {
+            n_p += 1;
+            if n_p > MAX_LINES {
+                return false;
+            }
+            let open = line & empty;
+            // the empty cells under the line's open cells: a column's empty cells are contiguous
+            // from its top, and the cell below a column's lowest empty cell is a stone or the
+            // previous column's sentinel (outside `empty`), so the smear stays in its column
+            let mut below = open;
+            for _ in 1..self.height {
+                below |= (below >> 1) & empty;
+            }
+            let under = below & !open;
+            // every cell P must fill itself: the line's open cells and the odd-row cells under
+            // them (O only ever fills even rows and cells playable now)
+            let required = open | (under & odd_rows);
+            // P's last move of the line is the highest open cell of one of its columns
+            let tops = open & !under;
+            Bits(tops).all(|last| {
+                let before_last = required & !last;
+                o_below.iter().any(|&b| b & !before_last == 0)
+            })
+        })
+    }
+
+    /// Calls `visit` with every four inside `cells` (a mask of its four cells) while it returns
+    /// true; whether every call did.
+    #[inline]
+    fn for_each_four(&self, cells: u64, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let h = self.height;
+        for shift in [1, h + 1, h, h + 2] {
+            let m = cells & (cells >> shift);
+            let starts = m & (m >> (2 * shift));
+            for s in Bits(starts) {
+                if !visit(s | s << shift | s << (2 * shift) | s << (3 * shift)) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The legal moves as one-bit masks, in column order.
@@ -576,8 +657,8 @@ mod tests {
         use crate::search::reference::minimax;
         use crate::util::random_play::careful_random;
         let mut seed = 0x51a7_1c0b_0d5e_4e11u64;
-        // [bounds met, cannot win, loses, can't lose]
-        let mut seen = [0usize; 4];
+        // [bounds met, cannot win, loses, can't lose, loses by rule 4]
+        let mut seen = [0usize; 5];
         for (w, h) in [(4, 4), (5, 4), (6, 4), (7, 6), (5, 5)] {
             for i in 0..1500 {
                 let empties = 6 + i % 7;
@@ -595,6 +676,10 @@ mod tests {
                 seen[1] += (hi == 0) as usize;
                 seen[2] += (hi < 0) as usize;
                 seen[3] += (lo == 0) as usize;
+                // rule 4: a loss although the side to move still has fours of its own
+                let empty = g.board & !g.mask;
+                let follower = empty & g.even_rows & !g.playable();
+                seen[4] += (hi < 0 && has_four(g.current | (empty & !follower), h)) as usize;
             }
         }
         assert!(seen.iter().all(|&n| n >= 10) && seen[2] >= 100, "{seen:?}");
