@@ -263,13 +263,20 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             // Every child's static upper bound `u` (for the opponent, who moves there) proves
             // that playing into it scores at least `-u` here, so the best of them is a lower
             // bound on this node, found without searching: at or above beta it ends the node
-            // (fail-soft: a proven lower bound), otherwise it narrows the window.
+            // (fail-soft: a proven lower bound), otherwise it narrows the window. A child whose
+            // every move hands us a win (our double threat) is scored exactly as its own search
+            // would score it, so such a move ends the node before any other child is searched.
             let mut floor = i32::MIN;
             let mut floor_move = None;
             for mv in Bits(next) {
                 let mut child = *g;
                 child.play(mv);
-                let (_, upper) = child.static_bounds();
+                let upper = if child.non_losing_moves() == 0 {
+                    // every reply hands us a win with our next stone: negamax's score for it
+                    -((max_ply - ply - 1) / 2)
+                } else {
+                    child.static_bounds().1
+                };
                 if upper != i32::MAX && -upper > floor {
                     floor = -upper;
                     floor_move = Some(G::cell_index(mv) as u8);
