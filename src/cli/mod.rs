@@ -126,7 +126,7 @@ fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
             Question::Value => "solving",
             Question::Analyze => "analyzing",
         };
-        let _progress = Progress::start(label, control.clone(), opts.quiet || opts.json);
+        let _progress = Progress::start(label, control.clone(), opts.quiet);
         solver.solve(position, question, request.time_limit, &control)
     };
     let solution = solved?;

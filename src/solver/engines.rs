@@ -19,6 +19,18 @@ use std::time::{Duration, Instant};
 /// few seconds regardless.
 pub const SEARCH_STATE_EVERY: Duration = Duration::from_secs(60);
 
+/// The longest wait between two snapshots however long the last one took to write: a write
+/// that seemed slow (the process was paused with SIGSTOP meanwhile, or the disk was busy) must
+/// not leave a kill to lose hours of search.
+pub const SEARCH_STATE_MAX_GAP: Duration = Duration::from_secs(15 * 60);
+
+/// When the next snapshot is due after one that took `took` to write, for snapshots asked for
+/// every `every`: a twentieth of the time at most goes to writing them, but no longer apart than
+/// [`SEARCH_STATE_MAX_GAP`] (unless `every` itself is longer).
+pub fn next_snapshot_gap(every: Duration, took: Duration) -> Duration {
+    every.max((20 * took).min(SEARCH_STATE_MAX_GAP))
+}
+
 /// Nodes (expansions and endgame nodes) a result of the proof search must have cost to go to the
 /// position store: cheaper ones are faster to prove again than to keep.
 pub const PN_RECORD_MIN_WORK: u64 = 32;
@@ -340,7 +352,7 @@ pub(crate) fn proof_number<G: Solvable>(
         if Instant::now() >= next_save {
             let took = Instant::now();
             tables.save_search_state();
-            next_save = Instant::now() + every.max(20 * took.elapsed());
+            next_save = Instant::now() + next_snapshot_gap(every, took.elapsed());
         }
     };
     let found = with_ticks(Duration::from_secs(1).min(every), housekeeping, || {
@@ -419,4 +431,29 @@ pub(crate) fn proof_search<'t>(
         }
     }
     search
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshots_are_never_further_apart_than_the_cap() {
+        let min = Duration::from_secs(60);
+        // a quick write: the asked-for interval
+        assert_eq!(next_snapshot_gap(min, Duration::from_secs(1)), min);
+        // a slow write: twenty times its time, so that writing costs at most 5%
+        assert_eq!(
+            next_snapshot_gap(min, Duration::from_secs(30)),
+            Duration::from_secs(600)
+        );
+        // a write that seemed to take an hour (a paused process): the cap
+        assert_eq!(
+            next_snapshot_gap(min, Duration::from_secs(3600)),
+            SEARCH_STATE_MAX_GAP
+        );
+        // an interval asked for beyond the cap is kept
+        let long = Duration::from_secs(3600);
+        assert_eq!(next_snapshot_gap(long, Duration::from_secs(3600)), long);
+    }
 }
