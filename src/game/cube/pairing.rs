@@ -48,6 +48,8 @@ struct Strategies {
     baseinverse: bool,
     blocking: bool,
     aftereven: bool,
+    /// Aftereven generalised to the race (with `aftereven`): see [`beaten`].
+    race: bool,
     levelling: bool,
 }
 
@@ -56,6 +58,7 @@ impl Strategies {
         baseinverse: true,
         blocking: true,
         aftereven: true,
+        race: true,
         levelling: true,
     };
 }
@@ -204,9 +207,8 @@ impl Position {
             // a line S gets whatever F does
             return Err(None);
         }
-        // Aftereven (Allis): F's sure lines, each with its empty cells. A line of S that needs,
-        // in every column of such a line's empty cells, a cell above it cannot be completed
-        // before F's line is: F's cells are filled before any cell above them.
+        // Aftereven (Allis) and the race: F's sure lines, each with its empty cells; a line of
+        // S that only gets complete after one of them is refuted (see `beaten`).
         let mut sure = [0u64; 76];
         let mut n_sure = 0;
         if aftereven {
@@ -223,7 +225,7 @@ impl Position {
         let mut n = 0;
         for &line in &LINES {
             if line & !(reach | open) != 0
-                || sure[..n_sure].iter().any(|&g| outlasts(line, g))
+                || beaten(line & empty, s_cells, &sure[..n_sure], using.race)
                 || levelled.pairs[..levelled.n]
                     .iter()
                     .any(|&(a, b)| holds_level_pair(line & empty, a, b))
@@ -257,10 +259,43 @@ fn holds_level_pair(cells: u64, a: u8, b: u8) -> bool {
     (cells >> a) & (cells >> b) & LANE_BASES != 0
 }
 
-/// Whether the line `line` has a cell above each of the cells `cells` in their columns, so that
-/// it is completed after them.
-fn outlasts(line: u64, cells: u64) -> bool {
-    Bits(cells).all(|c| line & (c << 16 | c << 32 | c << 48) != 0)
+/// Whether S's line with the empty cells `open` is refuted by one of F's sure lines (their
+/// empty cells in `sure`) because F completes that line first.
+///
+/// Aftereven (Allis): the line has a cell above each empty cell of one sure line. F's cells are
+/// filled before any cell above them, so F's line is complete first.
+///
+/// The race (with `race`; it decides everything aftereven does, and more): an empty cell `c` of
+/// a sure line is one of F's cells, in every pairing F answers S's move directly below it with
+/// `c` (claimeven and the cells above a baseinverse or a blocked column's base), so a sure line
+/// `M` is complete right after S has filled `B(M)`, the cells directly below its empty cells
+/// (S's cells, only ever filled by S). To complete its line `L`, S must fill `L`'s empty cells
+/// and, before each, every one of S's cells below it (`R`); the last of these, `t`, is the
+/// highest empty cell of `L` in its column. If for every such `t` some `M` has `B(M)` inside
+/// `R` without `t`, then when S is about to complete `L`, F has completed `M` already. (Each
+/// `M` with `c` above `b`: `b` in `R` means S filled `b`, and F answered with `c` before S's next
+/// move.) Aftereven is the case where `L` has a cell above every `c`: then every `b` is in `R`
+/// below a cell of `L`, so never `t`.
+fn beaten(open: u64, s_cells: u64, sure: &[u64], race: bool) -> bool {
+    let below = open >> 16 | open >> 32 | open >> 48;
+    if !race {
+        return sure
+            .iter()
+            .any(|&m| Bits(m).all(|c| open & (c << 16 | c << 32 | c << 48) != 0));
+    }
+    let required = open | (below & s_cells);
+    let tops = open & !below;
+    // the sure lines with B(M) inside R; one of them avoids a last cell t unless all hold t
+    let mut common = u64::MAX;
+    let mut any = false;
+    for &m in sure {
+        let b = m >> 16;
+        if b & !required == 0 {
+            common &= b;
+            any = true;
+        }
+    }
+    any && tops & common == 0
 }
 
 /// Pairs the columns `free` (an even number) so that every line of `needs` (a set of columns
@@ -319,6 +354,7 @@ mod tests {
             baseinverse,
             blocking,
             aftereven,
+            race: true,
             levelling,
         };
         // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed]
@@ -353,11 +389,11 @@ mod tests {
         Some(g)
     }
 
-    /// Aftereven and level pairs decide positions mostly with more empty cells than plain
+    /// Aftereven, the race and level pairs decide positions mostly with more empty cells than plain
     /// minimax can take, so there the reference is alpha-beta without static bounds (itself
     /// checked against minimax).
     #[test]
-    fn aftereven_and_levelling_hold_against_search_without_bounds() {
+    fn aftereven_race_and_levelling_hold_against_search_without_bounds() {
         let table = MemoryTable::with_bytes(16 << 20);
         let mut seed = 0x0af7_e2e0_0000_0017u64;
         let no_aftereven = Strategies {
@@ -368,8 +404,12 @@ mod tests {
             levelling: false,
             ..Strategies::ALL
         };
-        // positions decided only with aftereven, only with level pairs
-        let mut decided = [0; 2];
+        let no_race = Strategies {
+            race: false,
+            ..Strategies::ALL
+        };
+        // positions decided only with aftereven, only with level pairs, only with the race
+        let mut decided = [0; 3];
         for _ in 0..100_000 {
             let empties = 13 + (rng(&mut seed) % 8) as u32;
             let Some(g) = plausible(empties, &mut seed) else {
@@ -379,7 +419,11 @@ mod tests {
             if b == i32::MAX {
                 continue;
             }
-            let needs = [bound(&g, no_aftereven) > b, bound(&g, no_levelling) > b];
+            let needs = [
+                bound(&g, no_aftereven) > b,
+                bound(&g, no_levelling) > b,
+                bound(&g, no_race) > b,
+            ];
             if !needs.contains(&true) {
                 continue;
             }

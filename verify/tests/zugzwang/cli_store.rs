@@ -362,11 +362,11 @@ fn table_check_finds_seed_key_errors_and_a_planted_break_at_the_shallowest_posit
 
     // seed keys: the search's wrong value is caught at the start
     let seed = tempfile::tempdir().unwrap();
-    solve_into(seed.path(), "0x60c2c318ae1072b9:0x82182ce251ea8d46", "seed");
+    solve_into(seed.path(), "0x2580d2a51470b23d:0x92252550e3854dc2", "seed");
     let (code, out) = check(seed.path());
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains("BREAK at ply 52 (seed keys): the table says at-most-draw, the sound value is win; line from the start: (the start)"),
+        out.contains("BREAK at ply 52 (seed keys): the table says loss, the sound value is win; line from the start: (the start)"),
         "{out}"
     );
 
