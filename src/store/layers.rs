@@ -239,6 +239,13 @@ impl Drop for Store {
 }
 
 impl Table for Store {
+    /// The memory layer's slot only: every probe reads it, while the runs are read only where
+    /// it has no exact value (and their Bloom blocks sit behind the runs' lock).
+    #[inline]
+    fn prefetch(&self, key: Key) {
+        self.mem.prefetch(key);
+    }
+
     #[inline]
     fn probe(&self, key: Key) -> Option<Bounds> {
         let m = self.mem.probe(key);
@@ -298,6 +305,11 @@ impl Settled for Store {
     #[inline]
     fn settled(&self, key: Key) -> Option<Bounds> {
         self.probe(key)
+    }
+
+    #[inline]
+    fn prefetch(&self, key: Key) {
+        Table::prefetch(self, key);
     }
 
     fn record(&self, key: Key, bounds: Bounds, work: u64) {

@@ -432,6 +432,7 @@ impl<'t> ProofSearch<'t> {
         for &t in &tags[..n_kept] {
             self.table.prefetch(t);
         }
+        self.prefetch_settled(&tags[..n_kept]);
         // The attacker to move, and zones are deferred: his children's threat zones (a
         // forcing-win search each) are found only when a child is about to be searched; until
         // then a child counts as `guess` defences (see `with_zone_guess`).

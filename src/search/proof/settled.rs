@@ -17,6 +17,9 @@ pub trait Settled: Sync {
     /// Records proven bounds on the score of `key`'s position for the side to move, which cost
     /// `work` nodes to prove.
     fn record(&self, key: Key, bounds: Bounds, work: u64);
+    /// Hints that `key` will be asked soon (see [`crate::search::Table::prefetch`]).
+    #[inline]
+    fn prefetch(&self, _key: Key) {}
 }
 
 /// The proof search's numbers for a position with known score `bounds` (for the side to move),
@@ -71,6 +74,18 @@ impl<'t> ProofSearch<'t> {
         self.settled = Some(store);
         self.record_min_work = min_work;
         self
+    }
+
+    /// Hints that the store will be asked about the positions keyed `tags` soon: the children
+    /// of an expansion that the proof table does not know are each asked once, and their
+    /// memory latencies overlap when fetched together.
+    #[inline]
+    pub(super) fn prefetch_settled(&self, tags: &[u64]) {
+        if let Some(store) = self.settled {
+            for &t in tags {
+                store.prefetch(key_of_tag(t));
+            }
+        }
     }
 
     /// The numbers the store proves for `g` (keyed `tag`) under the current question.
