@@ -33,7 +33,7 @@ pub fn defaults(width: u32, height: u32) -> SolverConfig {
     }
 }
 
-/// The default table: a quarter of RAM, at most 1 GiB up to the 42 cells of 7x6 and at most
+/// The default table: a quarter of RAM, at most 256 MiB up to the 42 cells of 7x6 and at most
 /// 8 GiB above.
 ///
 /// A bigger table is not a faster one: every probe is a random access, and past what the
@@ -43,7 +43,7 @@ pub fn defaults(width: u32, height: u32) -> SolverConfig {
 /// they pay.
 pub fn table_bytes(width: u32, height: u32) -> u64 {
     quarter_of_ram(if width * height <= 42 {
-        1 << 30
+        256 << 20
     } else {
         8 << 30
     })
