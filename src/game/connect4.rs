@@ -466,25 +466,19 @@ impl Game for Connect4 {
         let opponent = self.current ^ self.mask;
         let mut hi = i32::MAX;
         let mut lo = i32::MIN;
-        let claimeven = self.height % 2 == 0 && self.ply % 2 == 0;
-        // the cells O surely gets by claimeven (none when it does not apply)
-        let follower = if claimeven {
-            empty & self.even_rows & !self.playable()
-        } else {
-            0
-        };
+        let follower = self.claimeven_cells();
         let p_cells = self.current | (empty & !follower);
-        if !has_four(p_cells, self.height) {
-            hi = if claimeven && has_four(opponent | follower, self.height) {
-                -1
-            } else {
-                0
-            };
-        } else if claimeven
-            && has_four(opponent | follower, self.height)
-            && self.every_four_beaten(p_cells, opponent | follower)
+        let o_cells = opponent | follower;
+        let p_has_four = has_four(p_cells, self.height);
+        // rule 3 is rule 4 without any four of P to beat (no claimed cells: claimeven does not
+        // apply, and O, the game being on, has no four of its stones alone)
+        if follower != 0
+            && has_four(o_cells, self.height)
+            && (!p_has_four || self.every_four_beaten(p_cells, o_cells))
         {
             hi = -1;
+        } else if !p_has_four {
+            hi = 0;
         }
         if !has_four(opponent | empty, self.height) {
             lo = 0;
@@ -531,6 +525,17 @@ impl Connect4 {
             + above_playable.count_ones()
             + (threats & good_parity).count_ones();
         (weight as i32 * 64 - off_centre, forcing.count_ones() as i32)
+    }
+
+    /// The empty cells the opponent O surely gets by claimeven (rule 2 of
+    /// [`Game::static_bounds`]): every even-row cell not playable now; none where claimeven does
+    /// not apply (odd height, or the second player to move).
+    fn claimeven_cells(&self) -> u64 {
+        if self.height % 2 == 0 && self.ply % 2 == 0 {
+            self.board & !self.mask & self.even_rows & !self.playable()
+        } else {
+            0
+        }
     }
 
     /// Whether every four the side to move P could still make under the opponent's claimeven is
@@ -677,9 +682,8 @@ mod tests {
                 seen[2] += (hi < 0) as usize;
                 seen[3] += (lo == 0) as usize;
                 // rule 4: a loss although the side to move still has fours of its own
-                let empty = g.board & !g.mask;
-                let follower = empty & g.even_rows & !g.playable();
-                seen[4] += (hi < 0 && has_four(g.current | (empty & !follower), h)) as usize;
+                let p_cells = g.current | (g.board & !g.mask & !g.claimeven_cells());
+                seen[4] += (hi < 0 && has_four(p_cells, h)) as usize;
             }
         }
         assert!(seen.iter().all(|&n| n >= 10) && seen[2] >= 100, "{seen:?}");

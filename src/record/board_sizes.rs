@@ -4,23 +4,35 @@
 
 use super::{GameName, Record, Variant};
 use crate::game::ending_ply;
+use crate::solver::spec::parse_size;
 use crate::solver::Mode;
 use std::collections::BTreeMap;
 
 /// One board's result: the outcome from the first player's side and, from a strong record, the
 /// move on which the game ends; the strong solve's wall seconds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BoardResult {
     /// Columns.
     pub width: u32,
     /// Rows.
     pub height: u32,
-    /// `1st` (the first player wins), `2nd` or `draw`.
-    pub outcome: &'static str,
+    /// The first player's score (exact from a strong record, its sign from a weak one).
+    pub score: i32,
     /// The move (1-based ply) on which the game ends under perfect play; known from strong records.
     pub last_move: Option<u32>,
     /// Wall seconds of the record that gave the result (the strong one where there is one).
-    pub wall_seconds: String,
+    pub wall_seconds: f64,
+}
+
+impl BoardResult {
+    /// `1st` (the first player wins), `2nd` or `draw`, as the published tables say it.
+    pub fn outcome(&self) -> &'static str {
+        match self.score.signum() {
+            1 => "1st",
+            -1 => "2nd",
+            _ => "draw",
+        }
+    }
 }
 
 /// The result of every board size with a record of its empty board, strong records preferred
@@ -32,7 +44,7 @@ pub fn board_results(records: &[Record]) -> Vec<BoardResult> {
         if r.game != GameName::Connect4 || r.rules != Variant::Standard || !r.moves.is_empty() {
             continue;
         }
-        let Some((width, height)) = parse_size(&r.size) else {
+        let Ok((width, height)) = parse_size(&r.size) else {
             continue;
         };
         let strong = r.mode == Some(Mode::Strong);
@@ -51,14 +63,10 @@ pub fn board_results(records: &[Record]) -> Vec<BoardResult> {
         .map(|((width, height), r)| BoardResult {
             width,
             height,
-            outcome: match r.score.signum() {
-                1 => "1st",
-                -1 => "2nd",
-                _ => "draw",
-            },
+            score: r.score,
             last_move: (r.mode == Some(Mode::Strong))
                 .then(|| ending_ply(width * height, 0, r.score)),
-            wall_seconds: format!("{:.1}", r.wall_seconds),
+            wall_seconds: r.wall_seconds,
         })
         .collect()
 }
@@ -86,19 +94,14 @@ pub fn board_size_table(records: &[Record]) -> String {
                 .iter()
                 .find(|r| r.width == *w && r.height == *h)
                 .map_or(String::new(), |r| match r.last_move {
-                    Some(m) => format!("{}, {m} ({} s)", r.outcome, r.wall_seconds),
-                    None => format!("{} ({} s, weak)", r.outcome, r.wall_seconds),
+                    Some(m) => format!("{}, {m} ({:.1} s)", r.outcome(), r.wall_seconds),
+                    None => format!("{} ({:.1} s, weak)", r.outcome(), r.wall_seconds),
                 });
             out.push_str(&format!(" {cell} |"));
         }
         out.push('\n');
     }
     out
-}
-
-fn parse_size(size: &str) -> Option<(u32, u32)> {
-    let (w, h) = size.split_once('x')?;
-    Some((w.parse().ok()?, h.parse().ok()?))
 }
 
 fn sorted_unique(values: impl Iterator<Item = u32>) -> Vec<u32> {
@@ -140,15 +143,15 @@ mod tests {
         let results = board_results(&records);
         let find = |w, h| results.iter().find(|r| r.width == w && r.height == h);
         assert_eq!(
-            find(7, 6).map(|r| (r.outcome, r.last_move)),
+            find(7, 6).map(|r| (r.outcome(), r.last_move)),
             Some(("1st", Some(41)))
         );
         assert_eq!(
-            find(6, 6).map(|r| (r.outcome, r.last_move)),
+            find(6, 6).map(|r| (r.outcome(), r.last_move)),
             Some(("2nd", Some(36)))
         );
         assert_eq!(
-            find(5, 4).map(|r| (r.outcome, r.last_move)),
+            find(5, 4).map(|r| (r.outcome(), r.last_move)),
             Some(("draw", None))
         );
         assert!(

@@ -215,8 +215,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
         let max_ply = g.max_ply() as i32;
         let next = g.non_losing_moves();
         if next == 0 {
-            // every move hands the opponent a win with its next stone
-            return Ok(-((max_ply - ply) / 2));
+            return Ok(no_reply_score(max_ply, ply));
         }
         if ply >= max_ply - 2 {
             // neither of the last two stones can win (trait contract): draw
@@ -272,8 +271,7 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
                 let mut child = *g;
                 child.play(mv);
                 let upper = if child.non_losing_moves() == 0 {
-                    // every reply hands us a win with our next stone: negamax's score for it
-                    -((max_ply - ply - 1) / 2)
+                    no_reply_score(max_ply, ply + 1)
                 } else {
                     child.static_bounds().1
                 };
@@ -509,6 +507,13 @@ impl<'t, T: Table + ?Sized> Unstoppable<'t, T> {
     pub fn solve<G: Game>(&mut self, g: &G, depth: Depth) -> i32 {
         finished(self.0.solve(g, depth))
     }
+}
+
+/// The score of the side to move at `ply` when every one of its moves hands the opponent a win
+/// with the opponent's next stone (a double threat against it, or no safe move left).
+#[inline]
+fn no_reply_score(max_ply: i32, ply: i32) -> i32 {
+    -((max_ply - ply) / 2)
 }
 
 /// The result of a search without stop flags: [`Stopped`] comes only from a raised flag.

@@ -9,6 +9,7 @@ use common::data_dir;
 use std::collections::BTreeMap;
 use std::path::Path;
 use zugzwang::game::ending_ply;
+use zugzwang::solver::spec::parse_size;
 use zugzwang::solver::{solve, BestMoves, Control, GameSpec, Mode, Request};
 
 /// The published result of one board: `first`, `second` or `draw`, and the ending move if given.
@@ -101,18 +102,11 @@ fn recorded_board_sizes_agree_with_the_published_table() {
             .find(|r| (r.width, r.height) == size)
             .unwrap_or_else(|| panic!("no record of the empty {size:?} board"));
         let (want, last) = &table[&size];
-        let got = match r.outcome {
-            "1st" => "first",
-            "2nd" => "second",
-            _ => "draw",
-        };
-        assert_eq!(got, want, "{size:?}");
+        assert_eq!(outcome(r.score), want, "{size:?}");
         assert_eq!(r.last_move, *last, "{size:?}: strong record's ending move");
     }
     for r in records.iter().filter(|r| r.moves.is_empty()) {
-        let (w, h) = r.size.split_once('x').unwrap();
-        let size = (w.parse().unwrap(), h.parse().unwrap());
-        let (want, _) = &table[&size];
+        let (want, _) = &table[&parse_size(&r.size).unwrap()];
         assert_eq!(outcome(r.score), want, "{} {:?}", r.size, r.mode);
     }
 }

@@ -277,12 +277,12 @@ fn holds_level_pair(cells: u64, a: u8, b: u8) -> bool {
 /// move.) Aftereven is the case where `L` has a cell above every `c`: then every `b` is in `R`
 /// below a cell of `L`, so never `t`.
 fn beaten(open: u64, s_cells: u64, sure: &[u64], race: bool) -> bool {
-    let below = open >> 16 | open >> 32 | open >> 48;
     if !race {
         return sure
             .iter()
             .any(|&m| Bits(m).all(|c| open & (c << 16 | c << 32 | c << 48) != 0));
     }
+    let below = open >> 16 | open >> 32 | open >> 48;
     let required = open | (below & s_cells);
     let tops = open & !below;
     // the sure lines with B(M) inside R; one of them avoids a last cell t unless all hold t
