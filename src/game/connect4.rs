@@ -460,6 +460,21 @@ impl Game for Connect4 {
     ///    last cell `f` some `M` has `B(M)` inside `R` without `f`, then whenever P is about to
     ///    complete `L`, O has completed `M` before. No four of P is completed first; the game
     ///    cannot end full (P would have filled every `B(M)`), so O wins: at most -1.
+    /// 5. Follow-up up to a threat (Allis' odd threat, for either player and any parity): let O
+    ///    have a threat `t` (its stones complete a four there) an even number of cells above the
+    ///    top stone of its column `c`, and cut `c` just below the cell under `t`. Of what is left
+    ///    ("the rest"), call a column even or odd by its number of empty cells (`c` is now even),
+    ///    and let the odd ones come in pairs (an even number of them). O answers every move of P
+    ///    in the rest: directly above it in an even column (there is room: the column had an
+    ///    even number of empty cells before P's move); in an odd column, where P's move is its
+    ///    first there, by the bottom cell of the paired column, after which both are even. P
+    ///    thus only fills the cells an odd number of cells above their column's top stone in even
+    ///    columns (in `c` up to the cell under `t`), and in odd columns the bottom cell and those
+    ///    an even number of cells above the top stone. The rest holds an even number of empty
+    ///    cells and O always answers inside it, so P is the one who finds it full, must play
+    ///    under `t` and lets O win there (earlier if P plays there sooner). If P's stones plus
+    ///    those cells hold no four, P never wins first: P loses, at the latest on `t`, which
+    ///    leaves the cells above `t` empty; the bound is the score of that loss.
     #[inline]
     fn static_bounds(&self) -> (i32, i32) {
         let empty = self.board & !self.mask;
@@ -483,7 +498,7 @@ impl Game for Connect4 {
         if !has_four(opponent | empty, self.height) {
             lo = 0;
         }
-        (lo, hi)
+        (lo, hi.min(self.follow_up_to_threat_bound()))
     }
 
     /// While hunting a fast win, forcing moves (threats the opponent must answer at once) first.
@@ -536,6 +551,51 @@ impl Connect4 {
         } else {
             0
         }
+    }
+
+    /// Rule 5 of [`Game::static_bounds`]: the side to move's upper bound from the opponent's
+    /// follow-up up to one of its threats, the best over every threat where it holds;
+    /// `i32::MAX` where none does.
+    fn follow_up_to_threat_bound(&self) -> i32 {
+        let empty = self.board & !self.mask;
+        let playable = self.playable();
+        // the cells an odd number of cells above their column's top stone
+        // (a shift stays in its column: the spare bit above each column is never empty)
+        let mut step = playable;
+        let mut odd = step;
+        for _ in 0..self.height / 2 {
+            step = (((step << 1) & empty) << 1) & empty;
+            odd |= step;
+        }
+        // the odd columns (their top cell is an odd number of cells up) as full columns
+        let odd_tops = odd & (self.bottom << (self.height - 1));
+        let odd_columns = (odd_tops << 1) - (odd_tops >> (self.height - 1));
+        // the odd columns other than `c` pair up when their number is even: `c` must be odd
+        // itself if there is an odd number of them, even otherwise
+        let where_t = if odd_tops.count_ones() % 2 == 1 {
+            empty & !odd & odd_columns
+        } else {
+            empty & !odd & !odd_columns
+        };
+        let threats = line_completions(self.current ^ self.mask, self.height) & where_t;
+        if threats == 0 {
+            return i32::MAX;
+        }
+        let p_rest =
+            self.current | (odd & !odd_columns) | (odd_columns & empty & (playable | !odd));
+        let mut bound = i32::MAX;
+        for t in Bits(threats) {
+            // the bottom cell of t's column: the highest bottom cell not above t
+            let start = 1u64 << (63 - (self.bottom & ((t << 1) - 1)).leading_zeros());
+            let column = (start << self.height) - start;
+            let p_cells = (p_rest & !column) | self.current | (odd & (t - start));
+            if !has_four(p_cells, self.height) {
+                let row = t.trailing_zeros() - start.trailing_zeros();
+                // O's stone on `t` leaves the cells above it empty (`Game::win_now_score`)
+                bound = bound.min(-(((self.height + 1 - row) / 2) as i32));
+            }
+        }
+        bound
     }
 
     /// Whether every four the side to move P could still make under the opponent's claimeven is
@@ -662,8 +722,9 @@ mod tests {
         use crate::search::reference::minimax;
         use crate::util::random_play::careful_random;
         let mut seed = 0x51a7_1c0b_0d5e_4e11u64;
-        // [bounds met, cannot win, loses, can't lose, loses by rule 4]
-        let mut seen = [0usize; 5];
+        // [bounds met, cannot win, loses, can't lose, loses by rule 4, loses by rule 5 where
+        // claimeven does not apply, rule 5 tighter than a loss on the last stone]
+        let mut seen = [0usize; 7];
         for (w, h) in [(4, 4), (5, 4), (6, 4), (7, 6), (5, 5)] {
             for i in 0..1500 {
                 let empties = 6 + i % 7;
@@ -683,10 +744,18 @@ mod tests {
                 seen[3] += (lo == 0) as usize;
                 // rule 4: a loss although the side to move still has fours of its own
                 let p_cells = g.current | (g.board & !g.mask & !g.claimeven_cells());
-                seen[4] += (hi < 0 && has_four(p_cells, h)) as usize;
+                let follow_up = g.follow_up_to_threat_bound();
+                seen[4] += (hi < 0 && follow_up == i32::MAX && has_four(p_cells, h)) as usize;
+                seen[5] += (follow_up < 0 && g.claimeven_cells() == 0) as usize;
+                seen[6] += (follow_up < -1) as usize;
             }
         }
-        assert!(seen.iter().all(|&n| n >= 10) && seen[2] >= 100, "{seen:?}");
+        // rule 5 where claimeven does not apply: 266 (114 without its cut column, 83 with one
+        // odd column only)
+        assert!(
+            seen.iter().all(|&n| n >= 10) && seen[2] >= 100 && seen[5] >= 200,
+            "{seen:?}"
+        );
     }
 
     #[test]
