@@ -460,21 +460,26 @@ impl Game for Connect4 {
     ///    last cell `f` some `M` has `B(M)` inside `R` without `f`, then whenever P is about to
     ///    complete `L`, O has completed `M` before. No four of P is completed first; the game
     ///    cannot end full (P would have filled every `B(M)`), so O wins: at most -1.
-    /// 5. Follow-up up to a threat (Allis' odd threat, for either player and any parity): let O
-    ///    have a threat `t` (its stones complete a four there) an even number of cells above the
-    ///    top stone of its column `c`, and cut `c` just below the cell under `t`. Of what is left
-    ///    ("the rest"), call a column even or odd by its number of empty cells (`c` is now even),
-    ///    and let the odd ones come in pairs (an even number of them). O answers every move of P
-    ///    in the rest: directly above it in an even column (there is room: the column had an
-    ///    even number of empty cells before P's move); in an odd column, where P's move is its
-    ///    first there, by the bottom cell of the paired column, after which both are even. P
-    ///    thus only fills the cells an odd number of cells above their column's top stone in even
-    ///    columns (in `c` up to the cell under `t`), and in odd columns the bottom cell and those
-    ///    an even number of cells above the top stone. The rest holds an even number of empty
-    ///    cells and O always answers inside it, so P is the one who finds it full, must play
-    ///    under `t` and lets O win there (earlier if P plays there sooner). If P's stones plus
-    ///    those cells hold no four, P never wins first: P loses, at the latest on `t`, which
-    ///    leaves the cells above `t` empty; the bound is the score of that loss.
+    /// 5. Follow-up up to threats (Allis' odd threat, for either player and any parity; Sogo's
+    ///    blocked columns in `game::cube::pairing`): in some columns ("blocked") let O have a
+    ///    threat `t` (its stones complete a four there) an even number of cells above the
+    ///    column's top stone, the lowest such, and cut each blocked column just below the cell
+    ///    under its `t`. Of what is left ("the rest"), call a column even or odd by its number
+    ///    of empty cells (a blocked one is now even), and let the odd ones come in pairs (an
+    ///    even number of them). O answers every move of P in the rest: directly above it in an
+    ///    even column (there is room: the column had an even number of empty cells before P's
+    ///    move); in an odd column, where P's move is its first there, by the bottom cell of the
+    ///    paired column, after which both are even. P thus only fills the cells an odd number
+    ///    of cells above their column's top stone in even columns (in a blocked one up to the
+    ///    cell under `t`), and in odd columns the bottom cell and those an even number of cells
+    ///    above the top stone. The rest holds an even number of empty cells and O always
+    ///    answers inside it, so P is the one who finds it full, must play under some `t` and
+    ///    lets O win there (earlier if P plays there sooner). If P's stones plus those cells
+    ///    hold no four, P never wins first: P loses, at the latest when the cells from each
+    ///    `t` up are empty but one, and so are the cells under the other threats; the bound is
+    ///    the score of that loss. Every column with such a threat is blocked (a smaller set of
+    ///    P's cells in an even column); if that leaves an odd number of odd columns, one
+    ///    blockable odd column is paired instead, each tried.
     #[inline]
     fn static_bounds(&self) -> (i32, i32) {
         let empty = self.board & !self.mask;
@@ -554,8 +559,7 @@ impl Connect4 {
     }
 
     /// Rule 5 of [`Game::static_bounds`]: the side to move's upper bound from the opponent's
-    /// follow-up up to one of its threats, the best over every threat where it holds;
-    /// `i32::MAX` where none does.
+    /// follow-up up to its threats; `i32::MAX` where it does not hold.
     fn follow_up_to_threat_bound(&self) -> i32 {
         let empty = self.board & !self.mask;
         let playable = self.playable();
@@ -567,33 +571,39 @@ impl Connect4 {
             step = (((step << 1) & empty) << 1) & empty;
             odd |= step;
         }
-        // the odd columns (their top cell is an odd number of cells up) as full columns
-        let odd_tops = odd & (self.bottom << (self.height - 1));
-        let odd_columns = (odd_tops << 1) - (odd_tops >> (self.height - 1));
-        // the odd columns other than `c` pair up when their number is even: `c` must be odd
-        // itself if there is an odd number of them, even otherwise
-        let where_t = if odd_tops.count_ones() % 2 == 1 {
-            empty & !odd & odd_columns
-        } else {
-            empty & !odd & !odd_columns
-        };
-        let threats = line_completions(self.current ^ self.mask, self.height) & where_t;
+        let threats = line_completions(self.current ^ self.mask, self.height) & empty & !odd;
         if threats == 0 {
             return i32::MAX;
         }
-        let p_rest =
-            self.current | (odd & !odd_columns) | (odd_columns & empty & (playable | !odd));
-        let mut bound = i32::MAX;
-        for t in Bits(threats) {
-            // the bottom cell of t's column: the highest bottom cell not above t
-            let start = 1u64 << (63 - (self.bottom & ((t << 1) - 1)).leading_zeros());
-            let column = (start << self.height) - start;
-            let p_cells = (p_rest & !column) | self.current | (odd & (t - start));
-            if !has_four(p_cells, self.height) {
-                let row = t.trailing_zeros() - start.trailing_zeros();
-                // O's stone on `t` leaves the cells above it empty (`Game::win_now_score`)
-                bound = bound.min(-(((self.height + 1 - row) / 2) as i32));
+        // in every column, its lowest such threat and the cells above it: nobody plays there
+        let mut cut = threats;
+        for _ in 1..self.height {
+            cut |= (cut << 1) & empty;
+        }
+        let top_row = self.bottom << (self.height - 1);
+        let odd_tops = odd & top_row;
+        let blockable_tops = cut & top_row;
+        let bound_blocking = |blocked_tops: u64| -> i32 {
+            let blocked = (blocked_tops << 1) - (blocked_tops >> (self.height - 1));
+            let cut = cut & blocked;
+            let paired_tops = odd_tops & !blocked_tops;
+            let paired = (paired_tops << 1) - (paired_tops >> (self.height - 1));
+            let p_cells =
+                self.current | (odd & !paired & !cut) | (paired & empty & (playable | !odd));
+            if has_four(p_cells, self.height) {
+                return i32::MAX;
             }
+            // F's stone on `t` ends the game at the latest; left empty: the cut cells but
+            // that one, and the cells under the other threats
+            -(((cut.count_ones() + blocked_tops.count_ones()) / 2) as i32)
+        };
+        if (odd_tops & !blockable_tops).count_ones() % 2 == 0 {
+            return bound_blocking(blockable_tops);
+        }
+        // the odd columns left unblocked must pair up: pair one of the blockable ones too
+        let mut bound = i32::MAX;
+        for c in Bits(odd_tops & blockable_tops) {
+            bound = bound.min(bound_blocking(blockable_tops & !c));
         }
         bound
     }
@@ -750,8 +760,8 @@ mod tests {
                 seen[6] += (follow_up < -1) as usize;
             }
         }
-        // rule 5 where claimeven does not apply: 266 (114 without its cut column, 83 with one
-        // odd column only)
+        // rule 5 where claimeven does not apply: 280 (266 blocking one column only, 114 without
+        // its cut, 83 with one odd column only)
         assert!(
             seen.iter().all(|&n| n >= 10) && seen[2] >= 100 && seen[5] >= 200,
             "{seen:?}"
