@@ -18,7 +18,10 @@ use zugzwang::store::run_file::{Run, Verify};
 use zugzwang::store::{run_files, Manifest, Store, StoreConfig};
 
 const ENV_DIR: &str = "ZUGZWANG_STORE_CHILD_DIR";
-const W: u32 = 6;
+/// A board whose weak solve lasts about a second: kills at 10-40% of it must come after the
+/// store's first flushes (every 100 ms), or the resumed solve has nothing to resume from (6x5
+/// took 0.1 s once the static bounds had grown).
+const W: u32 = 7;
 const H: u32 = 5;
 
 fn config() -> StoreConfig {
