@@ -401,9 +401,16 @@ impl Game for Connect4 {
     }
     #[inline]
     fn non_losing_moves(&self) -> u64 {
-        let opp = self.opponent_threats();
-        // never play directly below an opponent threat
-        blocking_moves(self.playable(), opp) & !(opp >> 1)
+        self.non_losing_moves_given(self.opponent_threats())
+    }
+    #[inline]
+    fn safe_moves_and_upper_bound(&self) -> (u64, i32) {
+        let threats = self.opponent_threats();
+        let safe = self.non_losing_moves_given(threats);
+        if safe == 0 {
+            return (0, i32::MAX);
+        }
+        (safe, self.upper_bound_given(threats))
     }
     #[inline]
     fn play(&mut self, mv: u64) {
@@ -484,26 +491,12 @@ impl Game for Connect4 {
     fn static_bounds(&self) -> (i32, i32) {
         let empty = self.board & !self.mask;
         let opponent = self.current ^ self.mask;
-        let mut hi = i32::MAX;
-        let mut lo = i32::MIN;
-        let follower = self.claimeven_cells();
-        let p_cells = self.current | (empty & !follower);
-        let o_cells = opponent | follower;
-        let p_has_four = has_four(p_cells, self.height);
-        // rule 3 is rule 4 without any four of P to beat (no claimed cells: claimeven does not
-        // apply, and O, the game being on, has no four of its stones alone)
-        if follower != 0
-            && has_four(o_cells, self.height)
-            && (!p_has_four || self.every_four_beaten(p_cells, o_cells))
-        {
-            hi = -1;
-        } else if !p_has_four {
-            hi = 0;
-        }
-        if !has_four(opponent | empty, self.height) {
-            lo = 0;
-        }
-        (lo, hi.min(self.follow_up_to_threat_bound()))
+        let lo = if has_four(opponent | empty, self.height) {
+            i32::MIN
+        } else {
+            0
+        };
+        (lo, self.upper_bound_given(self.opponent_threats()))
     }
 
     /// While hunting a fast win, forcing moves (threats the opponent must answer at once) first.
@@ -558,20 +551,53 @@ impl Connect4 {
         }
     }
 
+    /// The non-losing moves when the opponent's threats (empty cells) are `threats`.
+    #[inline]
+    fn non_losing_moves_given(&self, threats: u64) -> u64 {
+        // never play directly below an opponent threat
+        blocking_moves(self.playable(), threats) & !(threats >> 1)
+    }
+
+    /// The upper bound of [`Game::static_bounds`] (rules 1 to 5) when the opponent's threats
+    /// (empty cells) are `threats`.
+    #[inline]
+    fn upper_bound_given(&self, threats: u64) -> i32 {
+        // rule 5's bound, where it holds, is a loss: rules 1 to 4 cannot lower it
+        let follow_up = self.follow_up_to_threat_bound(threats);
+        if follow_up != i32::MAX {
+            return follow_up;
+        }
+        let empty = self.board & !self.mask;
+        let opponent = self.current ^ self.mask;
+        let follower = self.claimeven_cells();
+        let p_cells = self.current | (empty & !follower);
+        let o_cells = opponent | follower;
+        let p_has_four = has_four(p_cells, self.height);
+        // rule 3 is rule 4 without any four of P to beat (no claimed cells: claimeven does not
+        // apply, and O, the game being on, has no four of its stones alone)
+        if follower != 0
+            && has_four(o_cells, self.height)
+            && (!p_has_four || self.every_four_beaten(p_cells, o_cells))
+        {
+            -1
+        } else if !p_has_four {
+            0
+        } else {
+            i32::MAX
+        }
+    }
+
     /// Rule 5 of [`Game::static_bounds`]: the side to move's upper bound from the opponent's
-    /// follow-up up to its threats; `i32::MAX` where it does not hold.
-    fn follow_up_to_threat_bound(&self) -> i32 {
+    /// follow-up up to its threats (empty cells) `threats`; `i32::MAX` where it does not hold.
+    fn follow_up_to_threat_bound(&self, threats: u64) -> i32 {
         let empty = self.board & !self.mask;
         let playable = self.playable();
-        // the cells an odd number of cells above their column's top stone
-        // (a shift stays in its column: the spare bit above each column is never empty)
-        let mut step = playable;
-        let mut odd = step;
-        for _ in 0..self.height / 2 {
-            step = (((step << 1) & empty) << 1) & empty;
-            odd |= step;
-        }
-        let threats = line_completions(self.current ^ self.mask, self.height) & empty & !odd;
+        // the cells an odd number of cells above their column's top stone: on the rows of the
+        // playable cell's parity. The columns whose playable cell is on an odd 0-based row,
+        // from there up: each column's spare bit minus that cell (no borrow leaves a column).
+        let odd_from = ((self.bottom << self.height) - (playable & self.even_rows)) & self.board;
+        let odd = empty & !(odd_from ^ self.even_rows);
+        let threats = threats & !odd;
         if threats == 0 {
             return i32::MAX;
         }
@@ -597,7 +623,14 @@ impl Connect4 {
             // that one, and the cells under the other threats
             -(((cut.count_ones() + blocked_tops.count_ones()) / 2) as i32)
         };
-        if (odd_tops & !blockable_tops).count_ones() % 2 == 0 {
+        // the parity of the number of odd columns is that of the number of empty cells
+        let odd_blockable = odd_tops & blockable_tops;
+        let odd_blockable_parity = if odd_blockable & odd_blockable.wrapping_sub(1) == 0 {
+            (odd_blockable != 0) as u32
+        } else {
+            odd_blockable.count_ones() & 1
+        };
+        if (self.max_ply() - self.ply) & 1 == odd_blockable_parity {
             return bound_blocking(blockable_tops);
         }
         // the odd columns left unblocked must pair up: pair one of the blockable ones too
@@ -754,7 +787,7 @@ mod tests {
                 seen[3] += (lo == 0) as usize;
                 // rule 4: a loss although the side to move still has fours of its own
                 let p_cells = g.current | (g.board & !g.mask & !g.claimeven_cells());
-                let follow_up = g.follow_up_to_threat_bound();
+                let follow_up = g.follow_up_to_threat_bound(g.opponent_threats());
                 seen[4] += (hi < 0 && follow_up == i32::MAX && has_four(p_cells, h)) as usize;
                 seen[5] += (follow_up < 0 && g.claimeven_cells() == 0) as usize;
                 seen[6] += (follow_up < -1) as usize;

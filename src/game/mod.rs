@@ -181,6 +181,20 @@ pub trait Game: Clone + Copy + Send + Sync {
     fn static_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
+    /// [`Game::non_losing_moves`] and, where there is one, the upper bound of
+    /// [`Game::static_bounds`] (`i32::MAX` where there is none): in one call for games whose two
+    /// answers start from the same work (Connect Four: the opponent's threats), as the search
+    /// asks both of every child before searching any.
+    #[inline]
+    fn safe_moves_and_upper_bound(&self) -> (u64, i32) {
+        let safe = self.non_losing_moves();
+        let upper = if safe == 0 {
+            i32::MAX
+        } else {
+            self.static_bounds().1
+        };
+        (safe, upper)
+    }
     /// Whether [`Game::static_bounds`] may prove, after some move from here, that the side
     /// then to move loses. Searches try every move for such a proof only where it can succeed:
     /// the tries cost a play and a bound each.

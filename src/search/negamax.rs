@@ -270,10 +270,9 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             for mv in Bits(next) {
                 let mut child = *g;
                 child.play(mv);
-                let upper = if child.non_losing_moves() == 0 {
-                    no_reply_score(max_ply, ply + 1)
-                } else {
-                    child.static_bounds().1
+                let upper = match child.safe_moves_and_upper_bound() {
+                    (0, _) => no_reply_score(max_ply, ply + 1),
+                    (_, upper) => upper,
                 };
                 if upper != i32::MAX && -upper > floor {
                     floor = -upper;
