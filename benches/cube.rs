@@ -8,7 +8,8 @@
 //! `micro [--quick]` (criterion's part), `presets [--seconds N] [--engines pn,alphabeta]
 //! [--threads N]`, `forecast PLIES [--count N]` (careful random positions), `forecast PLIES
 //! --lines N [--from 0xW:0xB]` (games of plausible play, from the empty board or a given
-//! position such as the TU Munich milestone); no command runs `micro` and `presets`. A solve stopped
+//! position such as the TU Munich milestone), `coverage PLIES [--count N]` (how often the static
+//! bounds decide positions of plausible play); no command runs `micro` and `presets`. A solve stopped
 //! by the time limit is reported as unfinished, never as a value.
 
 use criterion::{black_box, Criterion};
@@ -206,6 +207,15 @@ enum Job {
         #[arg(long, requires = "lines")]
         from: Option<String>,
     },
+    /// How often Sogo's static bounds decide positions of plausible play, by stone count: the
+    /// knowledge that ends a proof search's branches without search.
+    Coverage {
+        /// Stone counts, comma-separated.
+        plies: String,
+        /// Positions per stone count (games of plausible play from the empty board).
+        #[arg(long, default_value_t = 1000)]
+        count: usize,
+    },
 }
 
 /// One solve through the API with the Sogo defaults and `engine`, stopped after `limit`
@@ -344,6 +354,46 @@ fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize, from: Option<&str
     }
 }
 
+/// For `count` positions of plausible play at each stone count of `plies`: how many the side to
+/// move's static bound proves lost or not winnable, and in how many some move leaves the opponent
+/// a static loss (a win without search where the proof search asks for one).
+fn coverage(plies: &str, count: usize) {
+    let start = Cube::new(Rules::Sogo);
+    println!(
+        "| stones | positions | side to move loses | cannot win | a move leaves a static loss |"
+    );
+    println!("|---|---|---|---|---|");
+    for ply in plies
+        .split(',')
+        .filter_map(|p| p.trim().parse::<u32>().ok())
+    {
+        let mut seed = 0xc0fe_u64 + ply as u64;
+        let (mut loses, mut no_win, mut move_wins) = (0, 0, 0);
+        for _ in 0..count {
+            let moves = order::plausible_game(&start, ply, 3, &mut seed);
+            let mut g = start;
+            for &mv in &moves {
+                g.play(mv);
+            }
+            let hi = g.static_bounds().1;
+            loses += (hi < 0) as usize;
+            no_win += (hi == 0) as usize;
+            move_wins += Bits(g.non_losing_moves()).any(|mv| {
+                let mut child = g;
+                child.play(mv);
+                child.static_bounds().1 < 0
+            }) as usize;
+        }
+        let share = |n: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / count as f64);
+        println!(
+            "| {ply} | {count} | {} | {} | {} |",
+            share(loses),
+            share(no_win),
+            share(move_wins)
+        );
+    }
+}
+
 /// The Sogo cost forecast: `count` careful random positions after each ply of `plies` (e.g.
 /// `24,22,20,18`), every engine limited to the time limit.
 fn forecast(args: &BenchArgs, plies: &str, count: usize) {
@@ -395,6 +445,7 @@ fn main() {
             Some(n) => forecast_lines(&args, plies, *n, from.as_deref()),
             None => forecast(&args, plies, *count),
         },
+        Some(Job::Coverage { plies, count }) => coverage(plies, *count),
         None => {
             micro(false);
             presets(&args);
