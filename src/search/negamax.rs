@@ -264,7 +264,8 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
             // bound on this node, found without searching: at or above beta it ends the node
             // (fail-soft: a proven lower bound), otherwise it narrows the window. A child whose
             // every move hands us a win (our double threat) is scored exactly as its own search
-            // would score it, so such a move ends the node before any other child is searched.
+            // would score it, so such a move ends the node before any other child is searched;
+            // the children after one that ends the node are not asked.
             let mut floor = i32::MIN;
             let mut floor_move = None;
             for mv in Bits(next) {
@@ -277,6 +278,9 @@ impl<'t, T: Table + ?Sized> Searcher<'t, T> {
                 if upper != i32::MAX && -upper > floor {
                     floor = -upper;
                     floor_move = Some(G::cell_index(mv) as u8);
+                    if floor >= beta || floor >= hi {
+                        break; // the node ends here whatever the other children hold
+                    }
                 }
             }
             if floor > lo {
