@@ -9,7 +9,8 @@
 //! [--threads N]`, `forecast PLIES [--count N]` (careful random positions), `forecast PLIES
 //! --lines N [--from 0xW:0xB]` (games of plausible play, from the empty board or a given
 //! position such as the TU Munich milestone), `coverage PLIES [--count N]` (how often the static
-//! bounds decide positions of plausible play); no command runs `micro` and `presets`. A solve stopped
+//! bounds decide positions of plausible play, and how many lines the simplest pairing leaves
+//! whole); no command runs `micro` and `presets`. A solve stopped
 //! by the time limit is reported as unfinished, never as a value.
 
 use criterion::{black_box, Criterion};
@@ -360,21 +361,24 @@ fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize, from: Option<&str
 fn coverage(plies: &str, count: usize) {
     let start = Cube::new(Rules::Sogo);
     println!(
-        "| stones | positions | side to move loses | cannot win | a move leaves a static loss |"
+        "| stones | positions | side to move loses | cannot win | a move leaves a static loss | \
+         lines left whole (median) |"
     );
-    println!("|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|");
     for ply in plies
         .split(',')
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         let mut seed = 0xc0fe_u64 + ply as u64;
         let (mut loses, mut no_win, mut move_wins) = (0, 0, 0);
+        let mut lines_left = Vec::with_capacity(count);
         for _ in 0..count {
             let moves = order::plausible_game(&start, ply, 3, &mut seed);
             let mut g = start;
             for &mv in &moves {
                 g.play(mv);
             }
+            lines_left.push(g.pairing_lines_left());
             let hi = g.static_bounds().1;
             loses += (hi < 0) as usize;
             no_win += (hi == 0) as usize;
@@ -385,11 +389,13 @@ fn coverage(plies: &str, count: usize) {
             }) as usize;
         }
         let share = |n: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / count as f64);
+        lines_left.sort_unstable();
         println!(
-            "| {ply} | {count} | {} | {} | {} |",
+            "| {ply} | {count} | {} | {} | {} | {} |",
             share(loses),
             share(no_win),
-            share(move_wins)
+            share(move_wins),
+            lines_left[count / 2]
         );
     }
 }

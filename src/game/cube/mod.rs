@@ -165,6 +165,18 @@ impl Cube {
         Player::of_ply(self.ply)
     }
 
+    /// How many lines of the side to move the simplest pairing strategy of its opponent
+    /// (claimeven, baseinverse, blocked columns) leaves whole: how far Sogo's static bounds are
+    /// from proving anything here (`cargo bench --bench cube -- coverage`).
+    pub fn pairing_lines_left(&self) -> usize {
+        let p = self.side();
+        pairing::lines_left_whole(
+            self.stones_of(p),
+            self.stones_of(p.other()),
+            self.threats_of(p.other()),
+        )
+    }
+
     /// Threat cells of side `p` that are still empty.
     #[inline]
     pub fn threats_of(&self, p: Player) -> u64 {

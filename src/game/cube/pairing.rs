@@ -41,6 +41,25 @@ pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
     bound_using(s, f, f_threats, Strategies::ALL)
 }
 
+/// How many lines of the mover S the simplest of the pairings leaves whole: claimeven in the
+/// even columns, baseinverse in the odd ones, every blockable column blocked (the cells of S and
+/// the contested base cells hold the line). A measure of how far the pairings are from proving
+/// anything (`cargo bench --bench cube -- coverage`); refuting these lines is what the other
+/// strategies (aftereven, the race, level pairs, the matching of base cells) are for.
+pub(crate) fn lines_left_whole(s: u64, f: u64, f_threats: u64) -> usize {
+    let occ = s | f;
+    let lowest = ((occ << 16) | BOTTOM) & !occ;
+    let blockers = f_threats & (lowest << 16 | lowest << 48);
+    let blocked = columns(blockers);
+    let odd = columns(lowest & ODD_LEVELS);
+    let block = blockers & spread(blocked);
+    let above = block << 16 | block << 32 | block << 48;
+    let matched = spread(odd & !blocked);
+    let s_cells = ((lowest | lowest << 32) & !matched & !above) | (lowest << 16 & matched);
+    let reach = s | s_cells | (lowest & matched);
+    LINES.iter().filter(|&&line| line & !reach == 0).count()
+}
+
 /// Which pairings [`bound_using`] may use (claimeven always): the tests switch each off to show
 /// that it decides positions the others do not.
 #[derive(Clone, Copy)]
@@ -376,6 +395,39 @@ mod tests {
             seen[4] += (bound(&g, without(true, true, true, false)) > b) as usize;
         }
         assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+    }
+
+    /// Where the simplest pairing is a strategy (an even number of odd columns left to pair) and
+    /// leaves no line of S whole, the bound proves something; and the count falls as the board
+    /// fills (the coverage bench's measure means what it says).
+    #[test]
+    fn no_line_left_whole_means_a_bound() {
+        let mut seed = 0x11fe_5eed_u64;
+        let (mut checked, mut by_empties) = (0, [0usize; 2]);
+        for i in 0..4000 {
+            let empties = if i % 2 == 0 { 10 } else { 40 };
+            let Some(g) = plausible(empties, &mut seed) else {
+                continue;
+            };
+            let p = Player::of_ply(g.ply());
+            let (s, f, t) = (
+                g.stones_of(p),
+                g.stones_of(p.other()),
+                g.threats_of(p.other()),
+            );
+            let left = lines_left_whole(s, f, t);
+            by_empties[i % 2] += left;
+            let occ = s | f;
+            let lowest = ((occ << 16) | BOTTOM) & !occ;
+            let blocked = columns(t & (lowest << 16 | lowest << 48));
+            let odd = columns(lowest & ODD_LEVELS);
+            if left == 0 && (odd & !blocked).count_ones() % 2 == 0 {
+                assert_ne!(follower_bound(s, f, t), i32::MAX, "{}", g.to_hex());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked}");
+        assert!(by_empties[0] < by_empties[1], "{by_empties:?}");
     }
 
     /// A position with `empties` empty cells after plausible play from the empty board (see
