@@ -355,14 +355,17 @@ fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize, from: Option<&str
     }
 }
 
-/// For `count` positions of plausible play at each stone count of `plies`: how many the side to
-/// move's static bound proves lost or not winnable, and in how many some move leaves the opponent
-/// a static loss (a win without search where the proof search asks for one).
+/// For `count` positions of plausible play at each stone count of `plies`: how many the
+/// opponent's pairing strategies prove lost or not winnable for the side to move, in how many
+/// some move leaves the opponent a pairing loss (what the proof search's attacker leaves test),
+/// and how many lines of the side to move the simplest pairing leaves whole. At any ply, though
+/// the search asks the pairings only from the ply where `Game::static_bounds` starts: this
+/// measures what that leaves out.
 fn coverage(plies: &str, count: usize) {
     let start = Cube::new(Rules::Sogo);
     println!(
-        "| stones | positions | side to move loses | cannot win | a move leaves a static loss | \
-         lines left whole (median) |"
+        "| stones | positions | pairing: side to move loses | pairing: cannot win | \
+         a move leaves a pairing loss | lines left whole (median) |"
     );
     println!("|---|---|---|---|---|---|");
     for ply in plies
@@ -379,13 +382,13 @@ fn coverage(plies: &str, count: usize) {
                 g.play(mv);
             }
             lines_left.push(g.pairing_lines_left());
-            let hi = g.static_bounds().1;
+            let hi = g.pairing_bound();
             loses += (hi < 0) as usize;
             no_win += (hi == 0) as usize;
             move_wins += Bits(g.non_losing_moves()).any(|mv| {
                 let mut child = g;
                 child.play(mv);
-                child.static_bounds().1 < 0
+                child.pairing_bound() < 0
             }) as usize;
         }
         let share = |n: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / count as f64);

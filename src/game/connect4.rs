@@ -610,10 +610,8 @@ impl Connect4 {
         let odd_tops = odd & top_row;
         let blockable_tops = cut & top_row;
         let bound_blocking = |blocked_tops: u64| -> i32 {
-            let blocked = (blocked_tops << 1) - (blocked_tops >> (self.height - 1));
-            let cut = cut & blocked;
-            let paired_tops = odd_tops & !blocked_tops;
-            let paired = (paired_tops << 1) - (paired_tops >> (self.height - 1));
+            let cut = cut & self.columns_of_tops(blocked_tops);
+            let paired = self.columns_of_tops(odd_tops & !blocked_tops);
             let p_cells =
                 self.current | (odd & !paired & !cut) | (paired & empty & (playable | !odd));
             if has_four(p_cells, self.height) {
@@ -623,14 +621,7 @@ impl Connect4 {
             // that one, and the cells under the other threats
             -(((cut.count_ones() + blocked_tops.count_ones()) / 2) as i32)
         };
-        // the parity of the number of odd columns is that of the number of empty cells
-        let odd_blockable = odd_tops & blockable_tops;
-        let odd_blockable_parity = if odd_blockable & odd_blockable.wrapping_sub(1) == 0 {
-            (odd_blockable != 0) as u32
-        } else {
-            odd_blockable.count_ones() & 1
-        };
-        if (self.max_ply() - self.ply) & 1 == odd_blockable_parity {
+        if (odd_tops & !blockable_tops).count_ones() % 2 == 0 {
             return bound_blocking(blockable_tops);
         }
         // the odd columns left unblocked must pair up: pair one of the blockable ones too
@@ -639,6 +630,13 @@ impl Connect4 {
             bound = bound.min(bound_blocking(blockable_tops & !c));
         }
         bound
+    }
+
+    /// Every cell of the columns whose top cells are `tops`: each column's spare bit minus its
+    /// bottom cell (no borrow leaves a column).
+    #[inline]
+    fn columns_of_tops(&self, tops: u64) -> u64 {
+        (tops << 1) - (tops >> (self.height - 1))
     }
 
     /// Whether every four the side to move P could still make under the opponent's claimeven is

@@ -165,12 +165,28 @@ impl Cube {
         Player::of_ply(self.ply)
     }
 
+    /// The upper bound the opponent's pairing strategies prove for the side to move (plain Sogo:
+    /// -1 a loss, 0 no win, `i32::MAX` nothing), at any ply: [`Game::static_bounds`] asks it
+    /// only from `BOUNDS_FROM_PLY` on, and the coverage bench measures what that leaves out.
+    pub fn pairing_bound(&self) -> i32 {
+        let (s, f, f_threats) = self.follower_view();
+        pairing::follower_bound(s, f, f_threats)
+    }
+
     /// How many lines of the side to move the simplest pairing strategy of its opponent
     /// (claimeven, baseinverse, blocked columns) leaves whole: how far Sogo's static bounds are
     /// from proving anything here (`cargo bench --bench cube -- coverage`).
     pub fn pairing_lines_left(&self) -> usize {
+        let (s, f, f_threats) = self.follower_view();
+        pairing::lines_left_whole(s, f, f_threats)
+    }
+
+    /// What the pairings of `pairing` see: the stones of the side to move, the stones and the
+    /// empty threat cells of its opponent (the follower).
+    #[inline]
+    fn follower_view(&self) -> (u64, u64, u64) {
         let p = self.side();
-        pairing::lines_left_whole(
+        (
             self.stones_of(p),
             self.stones_of(p.other()),
             self.threats_of(p.other()),

@@ -47,16 +47,9 @@ pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
 /// anything (`cargo bench --bench cube -- coverage`); refuting these lines is what the other
 /// strategies (aftereven, the race, level pairs, the matching of base cells) are for.
 pub(crate) fn lines_left_whole(s: u64, f: u64, f_threats: u64) -> usize {
-    let occ = s | f;
-    let lowest = ((occ << 16) | BOTTOM) & !occ;
-    let blockers = f_threats & (lowest << 16 | lowest << 48);
-    let blocked = columns(blockers);
-    let odd = columns(lowest & ODD_LEVELS);
-    let block = blockers & spread(blocked);
-    let above = block << 16 | block << 32 | block << 48;
-    let matched = spread(odd & !blocked);
-    let s_cells = ((lowest | lowest << 32) & !matched & !above) | (lowest << 16 & matched);
-    let reach = s | s_cells | (lowest & matched);
+    let position = Position::new(s, f, f_threats);
+    let cells = position.cells(columns(position.blockers), &Levelled::default());
+    let reach = s | cells.s_cells | cells.open;
     LINES.iter().filter(|&&line| line & !reach == 0).count()
 }
 
@@ -84,24 +77,16 @@ impl Strategies {
 
 /// [`follower_bound`] with only some of the pairings.
 fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
-    let occ = s | f;
-    let lowest = ((occ << 16) | BOTTOM) & !occ;
-    // threat cells at odd offsets from their column's lowest empty cell (shifts past level 3
-    // fall off the board)
-    let blockers = f_threats & (lowest << 16 | lowest << 48);
-    let blockable = if using.blocking { columns(blockers) } else { 0 };
-    // a column's empty count is odd when its lowest empty cell is on level 1 or 3
-    let odd = columns(lowest & ODD_LEVELS);
+    let position = Position::new(s, f, f_threats);
+    let odd = position.odd;
+    let blockable = if using.blocking {
+        columns(position.blockers)
+    } else {
+        0
+    };
     if !using.baseinverse && odd & !blockable != 0 {
         return i32::MAX;
     }
-    let position = Position {
-        s,
-        f,
-        lowest,
-        blockers,
-        odd,
-    };
     // Blocking a column is always at least as good for F as pairing it, except that the odd
     // columns left unblocked must pair up: if their number is odd, one blockable odd column is
     // matched instead of blocked.
@@ -159,7 +144,55 @@ const LEVEL_PAIRS: usize = 1;
 /// its columns might refute it), or `None` (the baseinverse matching failed).
 type Survivor = Option<u64>;
 
+/// The cells each side gets under one choice of pairings (see [`Position::cells`]).
+struct Cells {
+    /// The empty cells S gets.
+    s_cells: u64,
+    /// The empty cells F surely gets.
+    f_cells: u64,
+    /// The bottom cells of the odd columns F pairs by baseinverse: S gets one of each pair.
+    base: u64,
+    /// The cells either side may get: `base` and the cells of the level pairs.
+    open: u64,
+}
+
 impl Position {
+    fn new(s: u64, f: u64, f_threats: u64) -> Self {
+        let occ = s | f;
+        let lowest = ((occ << 16) | BOTTOM) & !occ;
+        Position {
+            s,
+            f,
+            lowest,
+            // threat cells at odd offsets from their column's lowest empty cell (shifts past
+            // level 3 fall off the board)
+            blockers: f_threats & (lowest << 16 | lowest << 48),
+            // a column's empty count is odd when its lowest empty cell is on level 1 or 3
+            odd: columns(lowest & ODD_LEVELS),
+        }
+    }
+
+    /// Who gets which cell when the columns `blocked` are blocked, the pairs `levelled` are
+    /// paired level by level, the other odd columns are paired by baseinverse, and the even
+    /// ones are claimeven.
+    #[inline]
+    fn cells(&self, blocked: u64, levelled: &Levelled) -> Cells {
+        let lowest = self.lowest;
+        let empty = !(self.s | self.f);
+        let block = self.blockers & spread(blocked);
+        let above = block << 16 | block << 32 | block << 48;
+        let level = spread(levelled.columns);
+        let fixed = !level & !above;
+        let matched = spread(self.odd & !blocked & !levelled.columns);
+        let base = lowest & matched;
+        Cells {
+            s_cells: ((lowest | lowest << 32) & !matched & fixed) | (lowest << 16 & matched),
+            f_cells: ((lowest << 16 | lowest << 48) & !matched & fixed) | (lowest << 32 & matched),
+            base,
+            open: base | (level & empty),
+        }
+    }
+
     /// [`Position::bound`], and where a line of S survives, the same with two of its columns
     /// paired *level by level* instead: two columns whose lowest empty cells are on the same
     /// level stay level if F answers S's move in one with the cell beside it in the other, so F
@@ -202,17 +235,13 @@ impl Position {
     /// by level, the other odd columns are paired by baseinverse, and the even ones are
     /// claimeven; or why it fails.
     fn bound(&self, blocked: u64, levelled: &Levelled, using: Strategies) -> Result<i32, Survivor> {
-        let lowest = self.lowest;
         let empty = !(self.s | self.f);
-        let block = self.blockers & spread(blocked);
-        let above = block << 16 | block << 32 | block << 48;
-        let level = spread(levelled.columns);
-        let fixed = !level & !above;
-        let matched = spread(self.odd & !blocked & !levelled.columns);
-        let s_cells = ((lowest | lowest << 32) & !matched & fixed) | (lowest << 16 & matched);
-        let f_cells = ((lowest << 16 | lowest << 48) & !matched & fixed) | (lowest << 32 & matched);
-        let base = lowest & matched;
-        let open = base | (level & empty);
+        let Cells {
+            s_cells,
+            f_cells,
+            base,
+            open,
+        } = self.cells(blocked, levelled);
         let reach = self.s | s_cells;
         let sure_f = self.f | f_cells;
         // F completes a line by the end at the latest: the board fills up
@@ -417,11 +446,9 @@ mod tests {
             );
             let left = lines_left_whole(s, f, t);
             by_empties[i % 2] += left;
-            let occ = s | f;
-            let lowest = ((occ << 16) | BOTTOM) & !occ;
-            let blocked = columns(t & (lowest << 16 | lowest << 48));
-            let odd = columns(lowest & ODD_LEVELS);
-            if left == 0 && (odd & !blocked).count_ones() % 2 == 0 {
+            let position = Position::new(s, f, t);
+            let unblocked_odd = position.odd & !columns(position.blockers);
+            if left == 0 && unblocked_odd.count_ones() % 2 == 0 {
                 assert_ne!(follower_bound(s, f, t), i32::MAX, "{}", g.to_hex());
                 checked += 1;
             }

@@ -4,7 +4,6 @@
 use super::geometry::{
     any_line_within, new_threats, pair_cells, stones_on_line, LINES, LINES_THROUGH,
 };
-use super::pairing::follower_bound;
 use super::{Cube, Rules};
 use crate::game::{blocking_moves, Bits, Game, Key, Player};
 
@@ -248,12 +247,7 @@ impl Game for Cube {
         // The opponent's pairing strategies (claimeven, baseinverse, blocked columns: see
         // `pairing`) may prove that the side to move cannot win, or loses. Plain Sogo only.
         if hi > 0 && self.rules == Rules::Sogo {
-            let f = p.other();
-            hi = hi.min(follower_bound(
-                self.stones_of(p),
-                self.stones_of(f),
-                self.threats_of(f),
-            ));
+            hi = hi.min(self.pairing_bound());
         }
         (lo, hi)
     }
