@@ -140,9 +140,9 @@ fn criterion_part(c: &mut Criterion) {
 
 /// Careful random play to `plies` stones: never a winning move, never a move handing the
 /// opponent a win when another exists; restarts if a game ends or the side to move can win.
-fn careful_random(plies: u32, seed: &mut u64) -> Cube {
+fn careful_random(rules: Rules, plies: u32, seed: &mut u64) -> Cube {
     'retry: loop {
-        let mut g = Cube::new(Rules::Sogo);
+        let mut g = Cube::new(rules);
         while g.ply() < plies {
             let mut cand = g.playable() & !g.winning_moves();
             let safe = g.non_losing_moves() & cand;
@@ -207,6 +207,9 @@ enum Job {
         /// position) instead of the empty board.
         #[arg(long, requires = "lines")]
         from: Option<String>,
+        /// Sogo `-g` (creating a poison wins) instead of plain Sogo.
+        #[arg(short = 'g', long)]
+        poison: bool,
     },
     /// How often Sogo's static bounds decide positions of plausible play, by stone count: the
     /// knowledge that ends a proof search's branches without search.
@@ -321,15 +324,15 @@ fn presets(args: &BenchArgs) {
     }
 }
 
-/// The Sogo cost forecast along `lines` games of plausible play: each game's position after
+/// The Sogo (or `-g`, `rules`) cost forecast along `lines` games of plausible play: each game's position after
 /// every ply of `plies` (largest first, e.g. `26,24,22,20`) solved by pn, until one is
 /// unfinished in the time limit (the earlier plies of that game would be too). Positions of
 /// one game share their history, so their costs show how each pair of plies more multiplies
 /// the work on the way to the empty board.
-fn forecast_lines(args: &BenchArgs, plies: &str, lines: usize, from: Option<&str>) {
+fn forecast_lines(args: &BenchArgs, rules: Rules, plies: &str, lines: usize, from: Option<&str>) {
     let start = match from {
-        Some(text) => Cube::from_hex(Rules::Sogo, text).expect("--from: a Sogo position 0xW:0xB"),
-        None => Cube::new(Rules::Sogo),
+        Some(text) => Cube::from_hex(rules, text).expect("--from: a Sogo position 0xW:0xB"),
+        None => Cube::new(rules),
     };
     let limit = args.seconds.unwrap_or(300);
     let mut plies: Vec<u32> = plies
@@ -403,9 +406,9 @@ fn coverage(plies: &str, count: usize) {
     }
 }
 
-/// The Sogo cost forecast: `count` careful random positions after each ply of `plies` (e.g.
+/// The Sogo (or `-g`, `rules`) cost forecast: `count` careful random positions after each ply of `plies` (e.g.
 /// `24,22,20,18`), every engine limited to the time limit.
-fn forecast(args: &BenchArgs, plies: &str, count: usize) {
+fn forecast(args: &BenchArgs, rules: Rules, plies: &str, count: usize) {
     let limit = args.seconds.unwrap_or(300);
     let mut seed = 0xf04e_ca57_u64;
     println!(
@@ -417,7 +420,7 @@ fn forecast(args: &BenchArgs, plies: &str, count: usize) {
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         for _ in 0..count {
-            let g = careful_random(ply, &mut seed);
+            let g = careful_random(rules, ply, &mut seed);
             println!(
                 "{ply:>3}  {} | {}",
                 g.to_hex(),
@@ -450,10 +453,18 @@ fn main() {
             count,
             lines,
             from,
-        }) => match lines {
-            Some(n) => forecast_lines(&args, plies, *n, from.as_deref()),
-            None => forecast(&args, plies, *count),
-        },
+            poison,
+        }) => {
+            let rules = if *poison {
+                Rules::SogoPoison
+            } else {
+                Rules::Sogo
+            };
+            match lines {
+                Some(n) => forecast_lines(&args, rules, plies, *n, from.as_deref()),
+                None => forecast(&args, rules, plies, *count),
+            }
+        }
         Some(Job::Coverage { plies, count }) => coverage(plies, *count),
         None => {
             micro(false);

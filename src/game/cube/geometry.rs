@@ -176,6 +176,54 @@ fn family_pair_cells<const D: u32>(own: u64, opp: u64, first: u64) -> u64 {
     starts.wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
 }
 
+/// Under gravity, for the lines holding exactly two stones of `own` and none of `opp`, with
+/// `playable` the cells a stone may go now: `(makers, hanging)`, the playable cells where a stone
+/// of `own` creates a poison (Sogo `-g`), and the empty cells of those lines that are not
+/// playable.
+///
+/// Why this is exact: a stone on an empty cell `a` of such a line makes a threat at its other
+/// empty cell `b`; that threat is a poison when `b` is not playable afterwards, that is when `b`
+/// is not playable now and is not the cell right above `a`. Two cells of one line lie one above
+/// the other only on a vertical line (a stride of 16 is one step of the vertical family, and no
+/// family has stride 8), and a vertical line of a reachable position holds its stones at the
+/// bottom, so its two empty cells are `a` and the cell above it: no poison. Hence the makers are
+/// the playable empty cells of the non-vertical such lines with exactly one playable empty cell.
+#[inline(always)]
+pub(crate) fn poison_lines(own: u64, opp: u64, playable: u64) -> (u64, u64) {
+    macro_rules! families {
+        ($($i:literal)*) => {{
+            let (mut makers, mut hanging) = (0, 0);
+            $(
+                let (m, h) = family_poison_lines::<{ FAMILIES[$i].1 }>(own, opp, playable, FAMILIES[$i].0);
+                makers |= m;
+                hanging |= h;
+            )*
+            (makers, hanging)
+        }};
+    }
+    // family 2 is the vertical one (see the doc comment)
+    const _: () = assert!(FAMILIES[2].1 == 16);
+    families!(0 1 3 4 5 6 7 8 9 10 11 12)
+}
+
+/// [`poison_lines`] for the family of lines with first cells `first` and stride `D`.
+#[inline(always)]
+fn family_poison_lines<const D: u32>(own: u64, opp: u64, playable: u64, first: u64) -> (u64, u64) {
+    let spread = 1 | 1 << D | 1 << (2 * D) | 1 << (3 * D);
+    let [a, b, c, e] = [0, D, 2 * D, 3 * D].map(|k| own >> k & first);
+    let blocked = (opp | opp >> D | opp >> (2 * D) | opp >> (3 * D)) & first;
+    let (ab2, ab1, ce2, ce1) = (a & b, a ^ b, c & e, c ^ e);
+    let two = (ab1 & ce1) | (ab2 & !(ce2 | ce1)) | (ce2 & !(ab2 | ab1));
+    let starts = two & !blocked;
+    // the line's playable cells are empty ones (occupied cells are never playable): exactly one
+    let [pa, pb, pc, pe] = [0, D, 2 * D, 3 * D].map(|k| playable >> k & first);
+    let any = pa | pb | pc | pe;
+    let several = (pa & pb) | (pc & pe) | ((pa | pb) & (pc | pe));
+    let makers = (starts & any & !several).wrapping_mul(spread) & playable;
+    let hanging = starts.wrapping_mul(spread) & !(own | opp | playable);
+    (makers, hanging)
+}
+
 /// Cells at levels 1 and 3 (0-based).
 pub(crate) const ODD_LEVELS: u64 = 0xffff_0000_ffff_0000;
 /// The bottom level.

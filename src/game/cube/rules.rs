@@ -2,7 +2,7 @@
 //! win or do not lose at once, move ordering, static bounds), and the poisons of Sogo `-g`.
 
 use super::geometry::{
-    any_line_within, new_threats, pair_cells, stones_on_line, LINES, LINES_THROUGH,
+    any_line_within, new_threats, pair_cells, poison_lines, stones_on_line, LINES, LINES_THROUGH,
 };
 use super::{Cube, Rules};
 use crate::game::{blocking_moves, Bits, Game, Key, Player};
@@ -10,17 +10,41 @@ use crate::game::{blocking_moves, Bits, Game, Key, Player};
 impl Cube {
     /// Cells where side `p` can create a poison with one stone (Sogo): playable cells whose stone
     /// makes a threat cell of `p` that is empty and not playable afterwards.
+    #[inline]
     fn poison_makers(&self, p: Player) -> u64 {
-        let occ = self.occupied();
-        let mut out = 0;
-        for x in Bits(self.playable_for(occ)) {
-            let occ2 = occ | x;
-            let t = new_threats(self.stones_of(p) | x, x) & !occ2;
-            if t & !self.playable_for(occ2) != 0 {
-                out |= x;
+        let (own, opp) = (self.stones_of(p), self.stones_of(p.other()));
+        poison_lines(own, opp, self.playable()).0
+    }
+
+    /// Of the `moves` of the side to move S that leave its opponent O no playable threat, those
+    /// after which O cannot create a poison either (Sogo `-g`). Exact, from O's lines with two
+    /// stones and none of S's ([`poison_lines`]; each has two empty cells, and only a
+    /// non-vertical one can give a poison), and S's move `m`, which only fills `m` and makes
+    /// the cell above `m` playable:
+    /// - a line with one playable empty cell `a` (O can create a poison now) stays a poison
+    ///   maker for O unless `m` is `a` or the cell below its other cell `b` (then `b` is
+    ///   playable and O's stone on `a` only makes a threat), so only those moves may be kept:
+    ///   each is tried by playing it;
+    /// - a line with no playable empty cell becomes one when `m` is right below one of them,
+    ///   so those moves lose (the other empty cell is not above the first: not vertical);
+    /// - a line with two playable empty cells gives O no poison after any one move.
+    #[inline]
+    fn poison_safe(&self, moves: u64) -> u64 {
+        let opp = self.side().other();
+        let (o, s) = (self.stones_of(opp), self.stones_of(opp.other()));
+        let (makers, hanging) = poison_lines(o, s, self.playable());
+        if makers == 0 {
+            return moves & !(hanging >> 16);
+        }
+        let mut keep = 0;
+        for mv in Bits(moves & (makers | hanging >> 16)) {
+            let mut child = *self;
+            child.play(mv);
+            if child.winning_moves() == 0 {
+                keep |= mv;
             }
         }
-        out
+        keep
     }
 
     /// Whether side `p` has a poison on the board, by scanning all lines (independent of the
@@ -97,16 +121,8 @@ impl Game for Cube {
             moves &= !(opp_threats >> 16);
         }
         if self.rules == Rules::SogoPoison && moves != 0 {
-            // the enemy may also win by creating a poison: try each survivor (exact, slower)
-            let mut keep = 0;
-            for mv in Bits(moves) {
-                let mut child = *self;
-                child.play(mv);
-                if child.winning_moves() == 0 {
-                    keep |= mv;
-                }
-            }
-            moves = keep;
+            // the enemy may also win by creating a poison
+            moves = self.poison_safe(moves);
         }
         moves
     }
@@ -300,6 +316,80 @@ mod tests {
         full.play(1);
         full.play(2);
         assert!(full.null_move().is_none(), "no pass onto the last ply");
+    }
+
+    /// The poisons of `-g` by the definition, one stone at a time: the cells where a stone of
+    /// `p` makes a threat cell that is empty and not playable afterwards.
+    fn poison_makers_by_play(g: &Cube, p: Player) -> u64 {
+        let occ = g.occupied();
+        let mut out = 0;
+        for x in Bits(g.playable_for(occ)) {
+            let occ2 = occ | x;
+            let t = new_threats(g.stones_of(p) | x, x) & !occ2;
+            if t & !g.playable_for(occ2) != 0 {
+                out |= x;
+            }
+        }
+        out
+    }
+
+    /// `-g`'s non-losing moves by the definition: every move that leaves the opponent no
+    /// winning move, each played and its child asked (with the reference poison makers).
+    fn non_losing_by_play(g: &Cube) -> u64 {
+        let mut keep = 0;
+        for mv in Bits(g.playable()) {
+            let mut child = *g;
+            child.play(mv);
+            let p = child.side();
+            if child.playable() & child.threats_of(p) == 0 && poison_makers_by_play(&child, p) == 0
+            {
+                keep |= mv;
+            }
+        }
+        keep
+    }
+
+    /// The family-wise poison makers and `-g`'s non-losing moves agree with the definitions
+    /// along random games, and the games pass through every case of `poison_safe` (no line
+    /// to watch, a line that hangs, a poison the mover must stop).
+    #[test]
+    fn poisons_match_the_definition() {
+        let mut s = 0x9015_0a5e_0000_0003u64;
+        let mut cases = [0usize; 3];
+        for _ in 0..3_000 {
+            let mut g = Cube::new(Rules::SogoPoison);
+            while g.ply() < 64 && !g.last_mover_won() {
+                for p in Player::BOTH {
+                    assert_eq!(
+                        g.poison_makers(p),
+                        poison_makers_by_play(&g, p),
+                        "{}",
+                        g.to_hex()
+                    );
+                }
+                assert_eq!(
+                    g.non_losing_moves(),
+                    non_losing_by_play(&g),
+                    "{}",
+                    g.to_hex()
+                );
+                let opp = g.side().other();
+                let (o, x) = (g.stones_of(opp), g.stones_of(opp.other()));
+                let (makers, hanging) = poison_lines(o, x, g.playable());
+                cases[if makers != 0 {
+                    2
+                } else {
+                    (hanging != 0) as usize
+                }] += 1;
+                let m = g.playable();
+                g.play(
+                    Bits(m)
+                        .nth((rng(&mut s) % m.count_ones() as u64) as usize)
+                        .unwrap(),
+                );
+            }
+        }
+        assert!(cases.iter().all(|&n| n >= 1000), "{cases:?}");
     }
 
     #[test]
