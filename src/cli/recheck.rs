@@ -84,37 +84,43 @@ pub fn walk(
     max_positions: u64,
 ) -> Recheck {
     let mut r = Recheck::default();
-    r.truncated = check::walk_entries(start, lookup, max_positions, &mut |p, k, line| {
-        r.decided += 1;
-        let Some(v) = sound(p) else {
-            r.open += 1;
-            return true;
-        };
-        // a contradictory pair of bounds (stored as both a win and a loss) breaks at whichever
-        // of them fails
-        for stored in k.values() {
-            if !stored.holds_for(v) {
-                let mut at = *start;
-                let names = line()
-                    .into_iter()
-                    .map(|mv| {
-                        let name = at.move_name(mv);
-                        at.play(mv);
-                        name
-                    })
-                    .collect();
-                r.broken = Some(Break {
-                    position: p.with_seed_keys(false),
-                    stored,
-                    sound: v,
-                    line: names,
-                });
-                return false;
+    r.truncated = check::walk_entries(
+        start,
+        lookup,
+        &|c: &Cube| c.id(),
+        max_positions,
+        &mut |p, k, line| {
+            r.decided += 1;
+            let Some(v) = sound(p) else {
+                r.open += 1;
+                return true;
+            };
+            // a contradictory pair of bounds (stored as both a win and a loss) breaks at whichever
+            // of them fails
+            for stored in k.values() {
+                if !stored.holds_for(v) {
+                    let mut at = *start;
+                    let names = line()
+                        .into_iter()
+                        .map(|mv| {
+                            let name = at.move_name(mv);
+                            at.play(mv);
+                            name
+                        })
+                        .collect();
+                    r.broken = Some(Break {
+                        position: p.with_seed_keys(false),
+                        stored,
+                        sound: v,
+                        line: names,
+                    });
+                    return false;
+                }
+                r.held += 1;
             }
-            r.held += 1;
-        }
-        true
-    });
+            true
+        },
+    );
     r
 }
 

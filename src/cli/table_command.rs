@@ -312,7 +312,15 @@ fn cube_walk(
         let v = sound_value(c, Some(level))?;
         Some(if at_most { v <= t } else { v >= t })
     };
-    let report = check::walk_deciding(&start, lookup, &mut decide, a.max_positions);
+    // sound keys: each class of symmetric positions once (by the canonical form the keys hash)
+    let canonical = |c: &Cube| c.canonical();
+    let exact = |c: &Cube| c.id();
+    let identity: check::Identity<Cube> = if known == KeyMode::Sound {
+        &canonical
+    } else {
+        &exact
+    };
+    let report = check::walk_deciding(&start, lookup, identity, &mut decide, a.max_positions);
     if report.failures > 0 {
         let mut p = start;
         let mut names = Vec::new();

@@ -171,7 +171,7 @@ pub fn walk<G: Game>(
             s.negamax(c, t - 1, t) >= t
         })
     };
-    walk_deciding(start, lookup, &mut decide, max_positions)
+    walk_deciding(start, lookup, &|g: &G| g.id(), &mut decide, max_positions)
 }
 
 /// [`walk`] with the search for children without entries given: games whose children near the
@@ -179,12 +179,13 @@ pub fn walk<G: Game>(
 pub fn walk_deciding<G: Game>(
     start: &G,
     lookup: &dyn Fn(Key) -> Knowledge,
+    identity: Identity<'_, G>,
     decide: Decide<'_, G>,
     max_positions: u64,
 ) -> CheckReport {
     let mut judge = Judge { lookup, decide };
     let mut report = CheckReport::default();
-    report.truncated = walk_entries(start, lookup, max_positions, &mut |p, k, line| {
+    report.truncated = walk_entries(start, lookup, identity, max_positions, &mut |p, k, line| {
         report.positions += 1;
         let failures = report.failures;
         match k.normalised() {
@@ -211,23 +212,30 @@ pub fn walk_deciding<G: Game>(
     report
 }
 
+/// What the walk treats as the same position ([`walk_entries`] visits each once): the exact
+/// position ([`Game::id`]) where keys may merge positions of different values (seed 003's), or
+/// a sound canonical form under the game's symmetries, which visits each class of symmetric
+/// positions once (their game trees are the same, so one justification serves all).
+pub type Identity<'a, G> = &'a dyn Fn(&G) -> u128;
+
 /// A visitor of [`walk_entries`]: the position, its entry, and a way to get the moves from the
 /// start to it; returns whether the walk goes on.
 pub type Visit<'a, G> = &'a mut dyn FnMut(&G, Knowledge, &dyn Fn() -> Vec<u64>) -> bool;
 
 /// Visits, breadth first from `start`, every position that has an entry in `lookup`, following
 /// moves through positions with entries and at most [`WALK_GAP`] plies in a row without, each
-/// position once by its exact identity (where keys are unsound, as seed 003's, two positions
+/// position once by its `identity` (exact where keys are unsound, as seed 003's: two positions
 /// sharing a key must both be visited). `visit` gets the position, its entry and a way to get
 /// the moves from the start to it, and returns whether to go on. At most `max_positions`
 /// positions are visited (0: all); returns whether that limit stopped the walk.
 pub fn walk_entries<G: Game>(
     start: &G,
     lookup: &dyn Fn(Key) -> Knowledge,
+    identity: Identity<'_, G>,
     max_positions: u64,
     visit: Visit<'_, G>,
 ) -> bool {
-    let mut seen = HashSet::from([start.id()]);
+    let mut seen = HashSet::from([identity(start)]);
     // how each queued position was reached: (parent's index, move)
     let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
     // with each position: how many positions without entries lead to it, and its index
@@ -257,7 +265,12 @@ pub fn walk_entries<G: Game>(
         for mv in Bits(p.playable()) {
             let mut c = p;
             c.play(mv);
-            if c.ply() < c.max_ply() && seen.insert(c.id()) {
+            // a child without an entry one ply past the gap would only be dropped when taken
+            // from the queue: not queueing it keeps the queue to the positions the walk visits
+            // (at the full gap, 16 times fewer per ply), and keeps it out of `seen`, where it
+            // would shut out the same position reached later by a path with a shorter gap
+            let beyond = gap >= WALK_GAP && lookup(c.key()).is_empty();
+            if c.ply() < c.max_ply() && !beyond && seen.insert(identity(&c)) {
                 reached.push((at, mv));
                 queue.push_back((c, gap, reached.len() - 1));
             }
