@@ -259,6 +259,25 @@ pub(crate) fn stones_on_line(s: u64) -> usize {
     (s != 0) as usize + (s1 != 0) as usize + (s2 != 0) as usize
 }
 
+/// Calls `f` with every line lying entirely inside `set`, found family by family as in
+/// [`any_line_within`]: a few operations per family and one call per line found, where a loop
+/// over the 76 lines tests each (that loop was a quarter of the pairing bound's time).
+#[inline]
+pub(crate) fn for_each_line_within(set: u64, mut f: impl FnMut(u64)) {
+    macro_rules! families {
+        ($($i:literal)*) => {$({
+            const D: u32 = FAMILIES[$i].1;
+            let mut starts = family_within::<D>(set, FAMILIES[$i].0);
+            while starts != 0 {
+                let s = starts & starts.wrapping_neg();
+                starts ^= s;
+                f(s.wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D)));
+            }
+        })*};
+    }
+    families!(0 1 2 3 4 5 6 7 8 9 10 11 12);
+}
+
 /// Whether some line lies entirely inside `set`.
 #[inline]
 pub(crate) fn any_line_within(set: u64) -> bool {
@@ -352,6 +371,12 @@ mod tests {
             let set = own | opp;
             let inside = LINES.iter().any(|&l| l & !set == 0);
             assert_eq!(any_line_within(set), inside, "set {set:#x}");
+            let mut found = Vec::new();
+            for_each_line_within(set, |l| found.push(l));
+            let mut scanned: Vec<u64> = LINES.iter().copied().filter(|&l| l & !set == 0).collect();
+            found.sort_unstable();
+            scanned.sort_unstable();
+            assert_eq!(found, scanned, "set {set:#x}");
         }
     }
 }

@@ -31,7 +31,7 @@
 //! Not valid under `-g`, where three stones next to an empty cell of the other side make a
 //! winning poison.
 
-use super::geometry::{any_line_within, BOTTOM, LINES, ODD_LEVELS};
+use super::geometry::{any_line_within, for_each_line_within, BOTTOM, LINES, ODD_LEVELS};
 use crate::game::Bits;
 
 /// An upper bound on the score of the side to move (stones `s`) against the follower (stones
@@ -260,12 +260,10 @@ impl Position {
         let mut sure = [0u64; 76];
         let mut n_sure = 0;
         if aftereven {
-            for &line in &LINES {
-                if line & !sure_f == 0 {
-                    sure[n_sure] = line & empty;
-                    n_sure += 1;
-                }
-            }
+            for_each_line_within(sure_f, |line| {
+                sure[n_sure] = line & empty;
+                n_sure += 1;
+            });
         }
         // the other lines S could get: each must hold both cells of a level pair, or two base
         // cells F pairs together
