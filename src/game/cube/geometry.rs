@@ -167,13 +167,19 @@ fn family_live_cells<const D: u32>(w: u64, b: u64, first: u64) -> u64 {
 /// [`pair_cells`] for the family of lines with first cells `first` and stride `D`.
 #[inline(always)]
 fn family_pair_cells<const D: u32>(own: u64, opp: u64, first: u64) -> u64 {
+    family_pair_starts::<D>(own, opp, first).wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
+}
+
+/// The first cells of the lines of one family (first cells `first`, stride `D`) holding exactly
+/// two stones of `own` and none of `opp`.
+#[inline(always)]
+fn family_pair_starts<const D: u32>(own: u64, opp: u64, first: u64) -> u64 {
     let [a, b, c, e] = [0, D, 2 * D, 3 * D].map(|k| own >> k & first);
     let blocked = (opp | opp >> D | opp >> (2 * D) | opp >> (3 * D)) & first;
     // two of four: one in each half, or both of one half and none of the other
     let (ab2, ab1, ce2, ce1) = (a & b, a ^ b, c & e, c ^ e);
     let two = (ab1 & ce1) | (ab2 & !(ce2 | ce1)) | (ce2 & !(ab2 | ab1));
-    let starts = two & !blocked;
-    starts.wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
+    two & !blocked
 }
 
 /// Under gravity, for the lines holding exactly two stones of `own` and none of `opp`, with
@@ -210,11 +216,7 @@ pub(crate) fn poison_lines(own: u64, opp: u64, playable: u64) -> (u64, u64) {
 #[inline(always)]
 fn family_poison_lines<const D: u32>(own: u64, opp: u64, playable: u64, first: u64) -> (u64, u64) {
     let spread = 1 | 1 << D | 1 << (2 * D) | 1 << (3 * D);
-    let [a, b, c, e] = [0, D, 2 * D, 3 * D].map(|k| own >> k & first);
-    let blocked = (opp | opp >> D | opp >> (2 * D) | opp >> (3 * D)) & first;
-    let (ab2, ab1, ce2, ce1) = (a & b, a ^ b, c & e, c ^ e);
-    let two = (ab1 & ce1) | (ab2 & !(ce2 | ce1)) | (ce2 & !(ab2 | ab1));
-    let starts = two & !blocked;
+    let starts = family_pair_starts::<D>(own, opp, first);
     // the line's playable cells are empty ones (occupied cells are never playable): exactly one
     let [pa, pb, pc, pe] = [0, D, 2 * D, 3 * D].map(|k| playable >> k & first);
     let any = pa | pb | pc | pe;
