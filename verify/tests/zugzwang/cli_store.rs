@@ -526,3 +526,45 @@ fn table_check_says_when_it_justified_nothing() {
         "{out}"
     );
 }
+
+/// The committed proof that Sogo `-g` is a second-player win (`solve-runs/sogo-g-seed2`, issue
+/// #20) stays readable and checkable by this build: a solve with its hash seed answers "loss"
+/// from the table without a node of search, and `table check` verifies every run and justifies
+/// the first positions of its walk from the empty board. A change of keys, entry format or rules
+/// that broke the evidence fails here (a copy is used: a check or solve locks and may add to its
+/// directory).
+#[test]
+fn the_committed_sogo_g_proof_still_answers_and_checks() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("solve-runs/sogo-g-seed2");
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if name != "zugzwang.lock" {
+            std::fs::copy(&path, dir.path().join(name)).unwrap();
+        }
+    }
+    let o = zugzwang()
+        .args(["solve", "sogo", "-g", "--hash-seed", "2", "--threads", "1"])
+        .args(["--mem", "64M", "--time-limit", "20s", "--json", "--table"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("\"value\":\"loss\"") && out.contains("\"nodes\":0,"),
+        "{out}"
+    );
+    let o = zugzwang()
+        .args(["table", "check", "--max-positions", "100", "--mem", "64M"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("7 runs ok, 0 bad") && out.contains("100 values justified"),
+        "{out}"
+    );
+}
