@@ -95,6 +95,13 @@ const fn build_through() -> [[u64; 7]; 64] {
 /// The lines through each cell (7 for the 16 "strong" cells, 4 for the others), padded with 0.
 pub const LINES_THROUGH: [[u64; 7]; 64] = build_through();
 
+/// The multiplier that copies the first cell of a line of stride `stride` onto its four cells
+/// (bits 0, `stride`, 2 `stride`, 3 `stride`; the copies of distinct lines of a family never
+/// overlap, so there is no carry).
+const fn line_spread(stride: u32) -> u64 {
+    1 | 1 << stride | 1 << (2 * stride) | 1 << (3 * stride)
+}
+
 /// The 76 lines as 13 families of parallel lines, one per direction: `(first, stride)`, where
 /// `first` holds the lowest cell of every line of the family and the line through first cell
 /// `c` is `c, c + stride, c + 2 stride, c + 3 stride`. Families let a question about every line
@@ -108,7 +115,7 @@ const fn build_families() -> [(u64, u32); 13] {
         let (dx, dy, dz) = (DIRS[d][0], DIRS[d][1], DIRS[d][2]);
         let stride = dx + 4 * dy + 16 * dz;
         let stride = if stride < 0 { -stride } else { stride } as u32;
-        let spread = 1u64 | 1 << stride | 1 << (2 * stride) | 1 << (3 * stride);
+        let spread = line_spread(stride);
         let mut first = 0u64;
         let mut i = 0;
         while i < 76 {
@@ -161,13 +168,13 @@ pub(crate) fn live_line_cells(w: u64, b: u64) -> u64 {
 #[inline(always)]
 fn family_live_cells<const D: u32>(w: u64, b: u64, first: u64) -> u64 {
     let holds = |s: u64| (s | s >> D | s >> (2 * D) | s >> (3 * D)) & first;
-    (first & !(holds(w) & holds(b))).wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
+    (first & !(holds(w) & holds(b))).wrapping_mul(line_spread(D))
 }
 
 /// [`pair_cells`] for the family of lines with first cells `first` and stride `D`.
 #[inline(always)]
 fn family_pair_cells<const D: u32>(own: u64, opp: u64, first: u64) -> u64 {
-    family_pair_starts::<D>(own, opp, first).wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D))
+    family_pair_starts::<D>(own, opp, first).wrapping_mul(line_spread(D))
 }
 
 /// The first cells of the lines of one family (first cells `first`, stride `D`) holding exactly
@@ -215,7 +222,7 @@ pub(crate) fn poison_lines(own: u64, opp: u64, playable: u64) -> (u64, u64) {
 /// [`poison_lines`] for the family of lines with first cells `first` and stride `D`.
 #[inline(always)]
 fn family_poison_lines<const D: u32>(own: u64, opp: u64, playable: u64, first: u64) -> (u64, u64) {
-    let spread = 1 | 1 << D | 1 << (2 * D) | 1 << (3 * D);
+    let spread = line_spread(D);
     let starts = family_pair_starts::<D>(own, opp, first);
     // the line's playable cells are empty ones (occupied cells are never playable): exactly one
     let [pa, pb, pc, pe] = [0, D, 2 * D, 3 * D].map(|k| playable >> k & first);
@@ -261,7 +268,8 @@ pub(crate) fn stones_on_line(s: u64) -> usize {
     (s != 0) as usize + (s1 != 0) as usize + (s2 != 0) as usize
 }
 
-/// Calls `f` with every line lying entirely inside `set`, found family by family as in
+/// Calls `f` with every line lying entirely inside `set`, in the order of [`LINES`] (families in
+/// the same order, lines by their first cells), found family by family as in
 /// [`any_line_within`]: a few operations per family and one call per line found, where a loop
 /// over the 76 lines tests each (that loop was a quarter of the pairing bound's time).
 #[inline]
@@ -273,7 +281,7 @@ pub(crate) fn for_each_line_within(set: u64, mut f: impl FnMut(u64)) {
             while starts != 0 {
                 let s = starts & starts.wrapping_neg();
                 starts ^= s;
-                f(s.wrapping_mul(1 | 1 << D | 1 << (2 * D) | 1 << (3 * D)));
+                f(s.wrapping_mul(line_spread(D)));
             }
         })*};
     }
@@ -373,11 +381,11 @@ mod tests {
             let set = own | opp;
             let inside = LINES.iter().any(|&l| l & !set == 0);
             assert_eq!(any_line_within(set), inside, "set {set:#x}");
+            // the same lines in the same order as `LINES` (the pairing bound's first surviving
+            // line, and so its level pairs, depend on the order)
             let mut found = Vec::new();
             for_each_line_within(set, |l| found.push(l));
-            let mut scanned: Vec<u64> = LINES.iter().copied().filter(|&l| l & !set == 0).collect();
-            found.sort_unstable();
-            scanned.sort_unstable();
+            let scanned: Vec<u64> = LINES.iter().copied().filter(|&l| l & !set == 0).collect();
             assert_eq!(found, scanned, "set {set:#x}");
         }
     }

@@ -31,7 +31,7 @@
 //! Not valid under `-g`, where three stones next to an empty cell of the other side make a
 //! winning poison.
 
-use super::geometry::{any_line_within, for_each_line_within, BOTTOM, LINES, ODD_LEVELS};
+use super::geometry::{any_line_within, for_each_line_within, BOTTOM, ODD_LEVELS};
 use crate::game::Bits;
 
 /// An upper bound on the score of the side to move (stones `s`) against the follower (stones
@@ -49,8 +49,9 @@ pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
 pub(crate) fn lines_left_whole(s: u64, f: u64, f_threats: u64) -> usize {
     let position = Position::new(s, f, f_threats);
     let cells = position.cells(columns(position.blockers), &Levelled::default());
-    let reach = s | cells.s_cells | cells.open;
-    LINES.iter().filter(|&&line| line & !reach == 0).count()
+    let mut count = 0;
+    for_each_line_within(s | cells.s_cells | cells.open, |_| count += 1);
+    count
 }
 
 /// Which pairings [`bound_using`] may use (claimeven always): the tests switch each off to show
@@ -267,11 +268,17 @@ impl Position {
         }
         // the other lines S could get: each must hold both cells of a level pair, or two base
         // cells F pairs together
+        // (in the order of `LINES`: families in the same order, lines by their first cells)
+        let mut within = [0u64; 76];
+        let mut n_within = 0;
+        for_each_line_within(reach | open, |line| {
+            within[n_within] = line;
+            n_within += 1;
+        });
         let mut needs = [0u64; 76];
         let mut n = 0;
-        for &line in &LINES {
-            if line & !(reach | open) != 0
-                || beaten(line & empty, s_cells, &sure[..n_sure], using.race)
+        for &line in &within[..n_within] {
+            if beaten(line & empty, s_cells, &sure[..n_sure], using.race)
                 || levelled.pairs[..levelled.n]
                     .iter()
                     .any(|&(a, b)| holds_level_pair(line & empty, a, b))
