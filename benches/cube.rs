@@ -361,22 +361,25 @@ fn forecast_lines(args: &BenchArgs, rules: Rules, plies: &str, lines: usize, fro
 /// For `count` positions of plausible play at each stone count of `plies`: how many the
 /// opponent's pairing strategies prove lost or not winnable for the side to move, in how many
 /// some move leaves the opponent a pairing loss (what the proof search's attacker leaves test),
-/// and how many lines of the side to move the simplest pairing leaves whole. At any ply, though
+/// how many lines of the side to move the simplest pairing leaves whole, and the same three counts
+/// with the pair games (`Cube::pair_games_bound`, which the search does not ask). At any ply, though
 /// the search asks the pairings only from the ply where `Game::static_bounds` starts: this
 /// measures what that leaves out.
 fn coverage(plies: &str, count: usize) {
     let start = Cube::new(Rules::Sogo);
     println!(
         "| stones | positions | pairing: side to move loses | pairing: cannot win | \
-         a move leaves a pairing loss | lines left whole (median) |"
+         a move leaves a pairing loss | lines left whole (median) | \
+         with pair games: loses | cannot win | a move leaves a loss |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for ply in plies
         .split(',')
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         let mut seed = 0xc0fe_u64 + ply as u64;
         let (mut loses, mut no_win, mut move_wins) = (0, 0, 0);
+        let (mut games_loses, mut games_no_win, mut games_move_wins) = (0, 0, 0);
         let mut lines_left = Vec::with_capacity(count);
         for _ in 0..count {
             let moves = order::plausible_game(&start, ply, 3, &mut seed);
@@ -393,15 +396,26 @@ fn coverage(plies: &str, count: usize) {
                 child.play(mv);
                 child.pairing_bound() < 0
             }) as usize;
+            let games = g.pair_games_bound();
+            games_loses += (games < 0) as usize;
+            games_no_win += (games == 0) as usize;
+            games_move_wins += Bits(g.non_losing_moves()).any(|mv| {
+                let mut child = g;
+                child.play(mv);
+                child.pair_games_bound() < 0
+            }) as usize;
         }
         let share = |n: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / count as f64);
         lines_left.sort_unstable();
         println!(
-            "| {ply} | {count} | {} | {} | {} | {} |",
+            "| {ply} | {count} | {} | {} | {} | {} | {} | {} | {} |",
             share(loses),
             share(no_win),
             share(move_wins),
-            lines_left[count / 2]
+            lines_left[count / 2],
+            share(games_loses),
+            share(games_no_win),
+            share(games_move_wins)
         );
     }
 }

@@ -31,14 +31,26 @@
 //! Not valid under `-g`, where three stones next to an empty cell of the other side make a
 //! winning poison.
 
+use super::column_games::{cover_lines, GAME_BUDGET, MAX_LINES};
 use super::geometry::{any_line_within, for_each_line_within, BOTTOM, ODD_LEVELS};
 use crate::game::Bits;
 
 /// An upper bound on the score of the side to move (stones `s`) against the follower (stones
 /// `f`, empty threat cells `f_threats`) from the pairing strategies above: -1 if the follower
-/// wins, 0 if the mover cannot win, `i32::MAX` if no pairing proves either.
-pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64) -> i32 {
-    bound_using(s, f, f_threats, Strategies::ALL)
+/// wins, 0 if the mover cannot win, `i32::MAX` if no pairing proves either. With `games`, where
+/// the fixed pairings fail, the columns are also tried in groups played by their own games
+/// (`column_games`): more decided, at a cost the proof search does not recover (it asks
+/// without; `Cube::pair_games_bound` asks with).
+pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64, games: bool) -> i32 {
+    bound_using(
+        s,
+        f,
+        f_threats,
+        Strategies {
+            games,
+            ..Strategies::ALL
+        },
+    )
 }
 
 /// How many lines of the mover S the simplest of the pairings leaves whole: claimeven in the
@@ -64,6 +76,9 @@ struct Strategies {
     /// Aftereven generalised to the race (with `aftereven`): see [`beaten`].
     race: bool,
     levelling: bool,
+    /// Where the fixed pairings fail: every column played alone or in a pair by its group's
+    /// game (`column_games`: lowinverse, highinverse and their mixtures).
+    games: bool,
 }
 
 impl Strategies {
@@ -73,6 +88,7 @@ impl Strategies {
         aftereven: true,
         race: true,
         levelling: true,
+        games: true,
     };
 }
 
@@ -91,12 +107,17 @@ fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
     // Blocking a column is always at least as good for F as pairing it, except that the odd
     // columns left unblocked must pair up: if their number is odd, one blockable odd column is
     // matched instead of blocked.
+    let mut budget = GAME_BUDGET;
+    let mut bound = |blocked| match position.levelled_bound(blocked, Levelled::default(), using) {
+        i32::MAX if using.games => position.games_bound(blocked, &mut budget),
+        b => b,
+    };
     if (odd & !blockable).count_ones() % 2 == 0 {
-        return position.levelled_bound(blockable, Levelled::default(), using);
+        return bound(blockable);
     }
     let mut best = i32::MAX;
     for c in Bits(odd & blockable) {
-        best = best.min(position.levelled_bound(blockable & !c, Levelled::default(), using));
+        best = best.min(bound(blockable & !c));
         if best < 0 {
             break;
         }
@@ -230,6 +251,61 @@ impl Position {
             }
         }
         best
+    }
+
+    /// The bound when the columns `blocked` are blocked and every other column is played in a
+    /// group of its own (`column_games`): an even column alone, or two columns of the same
+    /// parity together, each group by its own game; a search for a grouping under which every
+    /// line of S holds a set of cells that F gets in one group's game. The race (see
+    /// [`beaten`]) still refutes lines, with F's sure lines and S's cells taken from the
+    /// blocked columns only (below their threats F answers S's move with the cell right above
+    /// it, which is all the race assumes). The conclusions are those of [`Position::bound`]
+    /// (a blocked column, or a sure line of F, makes it a loss for S): every group of cells is
+    /// filled S first, F second, as there.
+    fn games_bound(&self, blocked: u64, budget: &mut u32) -> i32 {
+        let empty = !(self.s | self.f);
+        let free = columns(empty) & !blocked;
+        let pairs = Levelled {
+            columns: free,
+            ..Levelled::default()
+        };
+        let Cells {
+            s_cells,
+            f_cells,
+            open,
+            ..
+        } = self.cells(blocked, &pairs);
+        let sure_f = self.f | f_cells;
+        let f_line = any_line_within(sure_f);
+        let conclusion = if blocked != 0 || f_line { -1 } else { 0 };
+        let mut sure = [0u64; 76];
+        let mut n_sure = 0;
+        if f_line {
+            for_each_line_within(sure_f, |line| {
+                sure[n_sure] = line & empty;
+                n_sure += 1;
+            });
+        }
+        // the lines of S the pairs must refute, each cut down to the pairs' cells
+        let mut lines = [0u64; 76];
+        let mut n = 0;
+        let mut unrefutable = false;
+        for_each_line_within(self.s | s_cells | open, |line| {
+            if !beaten(line & empty, s_cells, &sure[..n_sure], true) {
+                unrefutable |= line & open == 0;
+                lines[n] = line & open;
+                n += 1;
+            }
+        });
+        if unrefutable || n > MAX_LINES {
+            return i32::MAX;
+        }
+        // the lines through fewest columns first: they leave the search fewest choices
+        lines[..n].sort_by_key(|&l| columns(l).count_ones());
+        match cover_lines(free, self.odd & free, empty, &lines[..n], budget) {
+            Some(true) => conclusion,
+            _ => i32::MAX,
+        }
     }
 
     /// The bound when the columns `blocked` are blocked, the pairs `levelled` are paired level
@@ -409,19 +485,26 @@ mod tests {
             aftereven,
             race: true,
             levelling,
+            games: false,
         };
-        // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed]
-        // (aftereven needs longer lines than these small positions have: see the next test)
+        // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed],
+        // the fixed pairings only (the pair games, which decide most of what levelling does,
+        // and aftereven need longer lines than these small positions have: see the next test)
         let mut seen = [0; 5];
         for _ in 0..6000 {
             let empties = 9 + (rng(&mut seed) % 3) as u32;
             let g = careful_random(Cube::new(Rules::Sogo), empties, &mut seed);
-            let b = bound(&g, Strategies::ALL);
-            if b == i32::MAX {
+            let all = bound(&g, Strategies::ALL);
+            let b = bound(&g, without(true, true, true, true));
+            assert!(all <= b, "{}", g.to_hex());
+            if all == i32::MAX {
                 continue;
             }
             let v = minimax(&g);
-            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            assert!(v <= all, "{} bound {all} value {v}", g.to_hex());
+            if b == i32::MAX {
+                continue;
+            }
             seen[0] += 1;
             seen[1] += (b < 0) as usize;
             seen[2] += (bound(&g, without(false, true, true, true)) > b) as usize;
@@ -454,7 +537,7 @@ mod tests {
             let position = Position::new(s, f, t);
             let unblocked_odd = position.odd & !columns(position.blockers);
             if left == 0 && unblocked_odd.count_ones() % 2 == 0 {
-                assert_ne!(follower_bound(s, f, t), i32::MAX, "{}", g.to_hex());
+                assert_ne!(follower_bound(s, f, t, true), i32::MAX, "{}", g.to_hex());
                 checked += 1;
             }
         }
@@ -473,8 +556,8 @@ mod tests {
         Some(g)
     }
 
-    /// Aftereven, the race and level pairs decide positions mostly with more empty cells than plain
-    /// minimax can take, so there the reference is alpha-beta without static bounds (itself
+    /// Aftereven, the race, level pairs and the pair games decide positions mostly with more
+    /// empty cells than plain minimax can take, so there the reference is alpha-beta without static bounds (itself
     /// checked against minimax).
     #[test]
     fn aftereven_race_and_levelling_hold_against_search_without_bounds() {
@@ -492,8 +575,13 @@ mod tests {
             race: false,
             ..Strategies::ALL
         };
-        // positions decided only with aftereven, only with level pairs, only with the race
-        let mut decided = [0; 3];
+        let no_games = Strategies {
+            games: false,
+            ..Strategies::ALL
+        };
+        // positions decided only with aftereven, only with level pairs, only with the race,
+        // only with the pair games
+        let mut decided = [0; 4];
         for _ in 0..100_000 {
             let empties = 13 + (rng(&mut seed) % 8) as u32;
             let Some(g) = plausible(empties, &mut seed) else {
@@ -507,6 +595,7 @@ mod tests {
                 bound(&g, no_aftereven) > b,
                 bound(&g, no_levelling) > b,
                 bound(&g, no_race) > b,
+                bound(&g, no_games) > b,
             ];
             if !needs.contains(&true) {
                 continue;
