@@ -287,11 +287,7 @@ impl Group {
         if needs.len() > 7 {
             return self.play(needs);
         }
-        let key = needs
-            .iter()
-            .fold(1u64 << 63 | (za as u64) << 3 | zb as u64, |k, &n| {
-                k << 8 | n as u64
-            });
+        let key = cache_key(za, zb, needs);
         GAME_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
@@ -327,6 +323,16 @@ impl Group {
         }
         follower_hits_all(columns, all, 0, 0, &sets[..needs.len()])
     }
+}
+
+/// The game cache's key of a group's shape (the levels of its columns' lowest empty cells, 4:
+/// no second column) and its reduced, sorted sets (at most 7, none empty): the sets in the low
+/// 56 bits, the shape and the number of sets above them, so that different games never share a
+/// key (and no key is 0, the empty slot's).
+fn cache_key(za: u32, zb: u32, needs: &[u8]) -> u64 {
+    debug_assert!(!needs.is_empty() && needs.len() <= 7 && za < 4 && zb <= 4);
+    let sets = needs.iter().fold(0u64, |k, &n| k << 8 | n as u64);
+    (needs.len() as u64) << 61 | (za as u64) << 59 | (zb as u64) << 56 | sets
 }
 
 /// Bits of the game cache's index: 64 K entries of 16 bytes per thread.
@@ -378,6 +384,26 @@ mod tests {
         // follows up with Ma, S plays Ua, leaving F only Lb below Mb)
         assert!(!wins(&[la, lb]));
         assert!(!wins(&[ma, mb]));
+    }
+
+    /// Different games never share a cache key (a shape with fewer sets once collided with a
+    /// shape of zero with one set more).
+    #[test]
+    fn cache_keys_tell_games_apart() {
+        let mut seen = std::collections::HashMap::new();
+        let mut seed = 0x6a3e_u64;
+        for _ in 0..200_000 {
+            let r = rng(&mut seed);
+            let (za, zb) = ((r % 4) as u32, ((r >> 2) % 5) as u32);
+            let n = 1 + ((r >> 5) % 7) as usize;
+            let mut needs: Vec<u8> = (0..n).map(|k| (r >> (8 + 7 * k)) as u8 | 1).collect();
+            needs.sort_unstable();
+            let game = (za, zb, needs.clone());
+            let key = cache_key(za, zb, &needs);
+            assert_ne!(key, 0);
+            assert_eq!(*seen.entry(key).or_insert(game.clone()), game);
+        }
+        assert_ne!(cache_key(0, 1, &[5]), cache_key(0, 0, &[1, 5]));
     }
 
     /// The pair game against a brute force over every way the pair can fill up: F has a
