@@ -378,8 +378,8 @@ fn coverage(plies: &str, count: usize) {
         .filter_map(|p| p.trim().parse::<u32>().ok())
     {
         let mut seed = 0xc0fe_u64 + ply as u64;
-        let (mut loses, mut no_win, mut move_wins) = (0, 0, 0);
-        let (mut games_loses, mut games_no_win, mut games_move_wins) = (0, 0, 0);
+        let mut pairing = BoundCounts::default();
+        let mut games = BoundCounts::default();
         let mut lines_left = Vec::with_capacity(count);
         for _ in 0..count {
             let moves = order::plausible_game(&start, ply, 3, &mut seed);
@@ -388,35 +388,45 @@ fn coverage(plies: &str, count: usize) {
                 g.play(mv);
             }
             lines_left.push(g.pairing_lines_left());
-            let hi = g.pairing_bound();
-            loses += (hi < 0) as usize;
-            no_win += (hi == 0) as usize;
-            move_wins += Bits(g.non_losing_moves()).any(|mv| {
-                let mut child = g;
-                child.play(mv);
-                child.pairing_bound() < 0
-            }) as usize;
-            let games = g.pair_games_bound();
-            games_loses += (games < 0) as usize;
-            games_no_win += (games == 0) as usize;
-            games_move_wins += Bits(g.non_losing_moves()).any(|mv| {
-                let mut child = g;
-                child.play(mv);
-                child.pair_games_bound() < 0
-            }) as usize;
+            pairing.add(&g, Cube::pairing_bound);
+            games.add(&g, Cube::pair_games_bound);
         }
         let share = |n: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / count as f64);
         lines_left.sort_unstable();
         println!(
             "| {ply} | {count} | {} | {} | {} | {} | {} | {} | {} |",
-            share(loses),
-            share(no_win),
-            share(move_wins),
+            share(pairing.loses),
+            share(pairing.no_win),
+            share(pairing.move_leaves_loss),
             lines_left[count / 2],
-            share(games_loses),
-            share(games_no_win),
-            share(games_move_wins)
+            share(games.loses),
+            share(games.no_win),
+            share(games.move_leaves_loss)
         );
+    }
+}
+
+/// What one static bound proves over the coverage bench's positions.
+#[derive(Default)]
+struct BoundCounts {
+    /// Positions it proves lost for the side to move.
+    loses: usize,
+    /// Positions it proves the side to move cannot win.
+    no_win: usize,
+    /// Positions where some move leaves the opponent a proved loss.
+    move_leaves_loss: usize,
+}
+
+impl BoundCounts {
+    fn add(&mut self, g: &Cube, bound: fn(&Cube) -> i32) {
+        let hi = bound(g);
+        self.loses += (hi < 0) as usize;
+        self.no_win += (hi == 0) as usize;
+        self.move_leaves_loss += Bits(g.non_losing_moves()).any(|mv| {
+            let mut child = *g;
+            child.play(mv);
+            bound(&child) < 0
+        }) as usize;
     }
 }
 

@@ -36,13 +36,13 @@
 //! a cell of F in every set. [`follower_hits_all`] searches it exactly: at most 8 cells, so at
 //! most 4 rounds of 2 x 2 choices.
 
-use super::geometry::BOTTOM;
+use super::geometry::{columns, spread};
 use crate::game::Bits;
 
 /// Every cell of column `c` (0..16).
 #[inline]
 fn column(c: u32) -> u64 {
-    (1u64 << c) * 0x0001_0001_0001_0001
+    spread(1 << c)
 }
 
 /// The playable cells among `left`, the cells of two columns not yet filled (each column's
@@ -59,13 +59,7 @@ fn playable_in(left: u64, columns: [u64; 2]) -> [u64; 2] {
 /// cells are `left` (an even number), gets a cell of each set of `needs` (each a subset of
 /// `left`), with S to move. `s_own` and `f_own` are the cells each side has taken in the game so
 /// far (empty on the first call).
-pub(crate) fn follower_hits_all(
-    columns: [u64; 2],
-    left: u64,
-    s_own: u64,
-    f_own: u64,
-    needs: &[u64],
-) -> bool {
+fn follower_hits_all(columns: [u64; 2], left: u64, s_own: u64, f_own: u64, needs: &[u64]) -> bool {
     if needs.iter().all(|&n| n & f_own != 0) {
         return true;
     }
@@ -147,7 +141,7 @@ impl Cover<'_> {
             // ones alone, the odd ones (an even number of them) in any pairs
             return Some(true);
         };
-        let cols = (line | line >> 16 | line >> 32 | line >> 48) & BOTTOM;
+        let cols = columns(line);
         // a group made already, through one of the line's columns
         for c in Bits(cols & !free) {
             let a = c.trailing_zeros();
@@ -248,8 +242,9 @@ fn levels(cells: u64, c: u32) -> u32 {
 }
 
 impl Group {
+    /// The group of columns `a` and `b` (the same column: alone), each with an empty cell.
     fn new(a: u32, b: u32, empty: u64) -> Self {
-        let lowest = |c: u32| levels(empty, c).trailing_zeros().min(4);
+        let lowest = |c: u32| levels(empty, c).trailing_zeros();
         let second = if a == b { (b, 4) } else { (b, lowest(b)) };
         Group {
             columns: [(a, lowest(a)), second],
@@ -260,7 +255,7 @@ impl Group {
     #[inline]
     fn relative(&self, cells: u64) -> u8 {
         let [(a, za), (b, zb)] = self.columns;
-        let first = levels(cells, a) >> za.min(3);
+        let first = levels(cells, a) >> za;
         let second = if zb < 4 { levels(cells, b) >> zb } else { 0 };
         (first | second << 4) as u8
     }
@@ -278,10 +273,8 @@ impl Group {
                 kept += 1;
             }
         }
+        // (no set is empty: each is a line's cells in a column of the group)
         let needs = &mut needs[..kept];
-        if needs.contains(&0) {
-            return false;
-        }
         needs.sort_unstable();
         let [(_, za), (_, zb)] = self.columns;
         if needs.len() > 7 {
@@ -347,6 +340,7 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::cube::geometry::BOTTOM;
     use crate::util::rng::xorshift as rng;
 
     /// The cell of column `c` (0..16) on level `z`.

@@ -238,6 +238,18 @@ pub(crate) const ODD_LEVELS: u64 = 0xffff_0000_ffff_0000;
 /// The bottom level.
 pub(crate) const BOTTOM: u64 = 0xffff;
 
+/// The 16 columns (bits 0..16) holding a cell of `cells`.
+#[inline]
+pub(crate) fn columns(cells: u64) -> u64 {
+    (cells | cells >> 16 | cells >> 32 | cells >> 48) & BOTTOM
+}
+
+/// Every cell of the columns `cols` (bits 0..16).
+#[inline]
+pub(crate) fn spread(cols: u64) -> u64 {
+    cols | cols << 16 | cols << 32 | cols << 48
+}
+
 /// Threat cells of `own` created on the lines through `mv` (after `mv` joined `own`).
 ///
 /// A line through `mv` is a threat of `own` when exactly one of its cells is missing from `own`,
