@@ -3,7 +3,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
 use std::sync::Arc;
-use zugzwang::solver::{Control, GameSpec, Memory, SolveError, SolverConfig};
+use zugzwang::solver::{Control, GameSpec, Memory, RootMoves, SolveError, SolverConfig};
 
 use std::time::{Duration, Instant};
 pub use zugzwang::solver::budget::human_bytes;
@@ -124,6 +124,9 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
             "opponent"
         };
         msg += &format!(", {who} wins? proof {} disproof {}", r.proof, r.disproof);
+        if let Some(m) = control.root_moves() {
+            msg += &moves_settled(m, r.attacker_to_move);
+        }
     }
     if control.settled() > 0 {
         msg += &format!(", {} settled in the table", control.settled());
@@ -133,6 +136,17 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
         msg += &format!(", table {:.0}% full", fill * 100.0);
     }
     msg
+}
+
+/// How the root's moves stand, in the words of the question: with the mover attacking, a move
+/// that succeeds wins; with the opponent attacking, a move that fails loses.
+fn moves_settled(m: RootMoves, mover_attacks: bool) -> String {
+    let (decided, other) = if mover_attacks {
+        (format!("{} win", m.succeed), m.fail)
+    } else {
+        (format!("{} lose", m.fail), m.succeed)
+    };
+    format!(" (of {} moves {decided}, {other} do not)", m.moves)
 }
 
 impl Drop for Progress {

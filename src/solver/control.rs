@@ -2,7 +2,8 @@
 //! library searches (a progress display reads the node count, a web page's cancel button or a
 //! time budget raises the stop flag).
 
-pub use crate::search::proof::RootNumbers;
+use crate::search::proof::RootReport;
+pub use crate::search::proof::{RootMoves, RootNumbers};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -23,8 +24,8 @@ pub struct Control {
     stop: AtomicBool,
     reason: AtomicU8,
     nodes: AtomicU64,
-    /// The proof search's root numbers ([`RootNumbers`] packed; 0: none yet).
-    root: AtomicU64,
+    /// The proof search's root numbers and moves.
+    root: RootReport,
     /// Settled positions in the position store (0 without one).
     settled: AtomicU64,
     /// How full the main table is, in thousandths (sampled now and then).
@@ -71,7 +72,13 @@ impl Control {
     /// The proof and disproof numbers of the question the proof-number search is on now, at the
     /// position asked about, if it has published them.
     pub fn root_numbers(&self) -> Option<RootNumbers> {
-        RootNumbers::unpack(self.root.load(Ordering::Relaxed))
+        self.root.numbers()
+    }
+
+    /// How many of the moves at the position asked about the proof search has settled in the
+    /// question it is on now, each way, if it has published them.
+    pub fn root_moves(&self) -> Option<RootMoves> {
+        self.root.moves()
     }
 
     /// Positions settled in the position store so far (0 without one).
@@ -94,8 +101,8 @@ impl Control {
             .store((fill * 1000.0).round() as u64, Ordering::Relaxed);
     }
 
-    /// The word the proof search publishes its root numbers in.
-    pub(crate) fn root_word(&self) -> &AtomicU64 {
+    /// Where the proof search publishes its root's state.
+    pub(crate) fn root_report(&self) -> &RootReport {
         &self.root
     }
 

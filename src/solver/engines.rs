@@ -380,7 +380,8 @@ fn proof_number_search<G: Solvable>(
     analyze: bool,
 ) -> Result<Found, Stopped> {
     debug_assert_eq!(cfg.engine, Engine::Pn);
-    let mut search = proof_search(tables, cfg, control, None).with_root_report(control.root_word());
+    let mut search =
+        proof_search(tables, cfg, control, None).with_root_report(control.root_report());
     if let Some(store) = tables.store() {
         search = search.with_settled(store, PN_RECORD_MIN_WORK);
     }

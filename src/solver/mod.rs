@@ -35,7 +35,7 @@ mod tests;
 
 pub use budget::Memory;
 pub use config::{BestMoves, Engine, FirstQuestion, KeyMode, Mode, SolverConfig};
-pub use control::{Control, StopReason};
+pub use control::{Control, RootMoves, StopReason};
 pub use outcome::{value_word, MoveScore, Solution, SolveError, TableReport};
 pub use session::{Question, Solver};
 pub use spec::GameSpec;

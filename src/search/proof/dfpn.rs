@@ -55,10 +55,10 @@ impl<'t> ProofSearch<'t> {
         }
     }
 
-    /// Publishes the numbers of each question's root in `word` as they change (a
-    /// [`super::RootNumbers`] packed), for a progress display.
-    pub fn with_root_report(mut self, word: &'t AtomicU64) -> Self {
-        self.root_report = Some(word);
+    /// Publishes the numbers of each question's root and how its moves stand in `report` as
+    /// they change, for a progress display.
+    pub fn with_root_report(mut self, report: &'t super::RootReport) -> Self {
+        self.root_report = Some(report);
         self
     }
 
@@ -343,10 +343,13 @@ impl<'t> ProofSearch<'t> {
     }
 
     /// Publishes the root's numbers `phi`, `delta` (of the side to move in `g`) as the
-    /// question's proof and disproof numbers.
+    /// question's proof and disproof numbers, and the counts of its moves settled either way
+    /// (`children`: the numbers of the positions after them).
     #[cold]
-    fn publish_root<G: Game>(&self, g: &G, phi: u32, delta: u32) {
-        let Some(word) = self.root_report else { return };
+    fn publish_root<G: Game>(&self, g: &G, phi: u32, delta: u32, children: &[(u32, u32)]) {
+        let Some(report) = self.root_report else {
+            return;
+        };
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let (proof, disproof) = if attacker_to_move {
             (phi, delta)
@@ -358,7 +361,7 @@ impl<'t> ProofSearch<'t> {
             disproof,
             attacker_to_move,
         };
-        word.store(numbers.pack(), Ordering::Relaxed);
+        report.publish(numbers, super::RootMoves::of_children(children));
     }
 
     #[inline]
@@ -513,7 +516,7 @@ impl<'t> ProofSearch<'t> {
                 sum.min(INFINITE as u64 - 1) as u32
             };
             if tag == self.root_tag {
-                self.publish_root(g, phi, delta);
+                self.publish_root(g, phi, delta, &numbers[..n_kept]);
             }
             if phi >= th_phi || delta >= th_delta {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
@@ -576,4 +579,70 @@ pub(crate) fn unbiased(t: u32, rank: u64, k: u64) -> u32 {
         return t;
     }
     ((t as u64 * k + k + rank - 1) / (k + rank)).max(1) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::RootReport;
+    use super::*;
+    use crate::game::{Cube, Rules};
+    use crate::search::reference::minimax;
+    use crate::util::random_play::careful_positions;
+
+    /// What the root report says of the root's moves is true: a move counted as succeeding
+    /// (failing) for the root's mover does so by plain minimax, no count exceeds the moves,
+    /// and when the root's mover is proved to fail, every move is counted as failing. Both
+    /// questions, both sides attacking; enough roots must be expanded and end with moves
+    /// settled each way for the test to mean anything.
+    #[test]
+    fn the_root_report_counts_only_settled_moves_and_all_of_a_lost_root() {
+        let (mut all_failed, mut some_succeeded) = (0, 0);
+        for g in careful_positions(Cube::new(Rules::Sogo), 11, 200, 31) {
+            let mover = Player::of_ply(g.ply());
+            let safe = g.non_losing_moves();
+            // each non-losing move's value for the side to move after it
+            let after: Vec<i32> = Bits(safe)
+                .map(|mv| {
+                    let mut child = g;
+                    child.play(mv);
+                    minimax(&child).signum()
+                })
+                .collect();
+            for attacker in [mover, mover.other()] {
+                let table = ProofTable::new(1 << 20);
+                let report = RootReport::default();
+                let mut search = ProofSearch::new(&table).with_root_report(&report);
+                let attacker_wins = search.side_wins(&g, attacker).unwrap();
+                let Some(m) = report.moves() else { continue };
+                // the root's mover succeeds with a move when the attacker wins after it (mover
+                // attacking), or does not (opponent attacking)
+                let succeeds = |v: &i32| if attacker == mover { *v < 0 } else { *v <= 0 };
+                let truly_succeed = after.iter().filter(|v| succeeds(v)).count() as u32;
+                let truly_fail = after.len() as u32 - truly_succeed;
+                assert!(m.moves as usize <= after.len() && m.moves > 0);
+                assert!(m.succeed + m.fail <= m.moves);
+                assert!(
+                    m.succeed <= truly_succeed && m.fail <= truly_fail,
+                    "{}",
+                    g.to_hex()
+                );
+                let mover_failed = attacker_wins != (attacker == mover);
+                if mover_failed {
+                    assert_eq!(
+                        m.fail,
+                        m.moves,
+                        "{}: a lost root with open moves",
+                        g.to_hex()
+                    );
+                    all_failed += 1;
+                } else if m.succeed > 0 {
+                    some_succeeded += 1;
+                }
+            }
+        }
+        assert!(
+            all_failed > 10 && some_succeeded > 10,
+            "{all_failed} / {some_succeeded}"
+        );
+    }
 }

@@ -52,7 +52,7 @@ use super::MemoryTable;
 use crate::game::Player;
 use children::ChildCache;
 use parallel::Shared;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Memory each thread of a proof search holds besides the shared tables: its cache of children
 /// and its forcing-win search (an endgame's alpha-beta borrows the latter). What `--mem` leaves
@@ -133,7 +133,7 @@ pub struct ProofSearch<'t> {
     pub recorded: u64,
     /// Where the root's numbers are published for a progress display, if anywhere (see
     /// [`ProofSearch::with_root_report`]).
-    root_report: Option<&'t AtomicU64>,
+    root_report: Option<&'t RootReport>,
     /// The tag of the position the current question is about.
     root_tag: u64,
 }
@@ -148,6 +148,74 @@ pub struct RootNumbers {
     pub disproof: u32,
     /// Whether the attacker is the side to move at the root.
     pub attacker_to_move: bool,
+}
+
+/// How the moves of the position asked about stand in the current question, as
+/// [`ProofSearch::with_root_report`] publishes them: a long solve's settled facts so far (a
+/// milestone position's replies proved one by one), which the root's numbers alone do not show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMoves {
+    /// The root's moves, symmetric images of an earlier move counted once.
+    pub moves: u32,
+    /// Moves after which the side to move at the root is proved to reach its goal in this
+    /// question (the attacker wins, or the defender holds).
+    pub succeed: u32,
+    /// Moves proved to fail it.
+    pub fail: u32,
+}
+
+impl RootMoves {
+    const VALID: u64 = 1 << 63;
+
+    /// The counts of the moves with these numbers (each the numbers of the position after the
+    /// move, for its side to move).
+    pub(crate) fn of_children(children: &[(u32, u32)]) -> RootMoves {
+        RootMoves {
+            moves: children.len() as u32,
+            // the root's mover succeeds with a move exactly when the mover after it fails
+            succeed: children.iter().filter(|n| n.1 == 0).count() as u32,
+            fail: children.iter().filter(|n| n.0 == 0).count() as u32,
+        }
+    }
+
+    /// The packed word (0 is "nothing published").
+    pub fn pack(self) -> u64 {
+        Self::VALID | self.moves as u64 | (self.succeed as u64) << 16 | (self.fail as u64) << 32
+    }
+
+    /// The counts of a packed word, if any were published.
+    pub fn unpack(word: u64) -> Option<RootMoves> {
+        (word & Self::VALID != 0).then_some(RootMoves {
+            moves: (word & 0xffff) as u32,
+            succeed: (word >> 16 & 0xffff) as u32,
+            fail: (word >> 32 & 0xffff) as u32,
+        })
+    }
+}
+
+/// Where a proof search publishes its root's state for a progress display: [`RootNumbers`] and
+/// [`RootMoves`], each packed in a word (0: nothing yet).
+#[derive(Debug, Default)]
+pub struct RootReport {
+    numbers: AtomicU64,
+    moves: AtomicU64,
+}
+
+impl RootReport {
+    /// The root's numbers in the current question, if published.
+    pub fn numbers(&self) -> Option<RootNumbers> {
+        RootNumbers::unpack(self.numbers.load(Ordering::Relaxed))
+    }
+
+    /// The root's moves in the current question, if published.
+    pub fn moves(&self) -> Option<RootMoves> {
+        RootMoves::unpack(self.moves.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn publish(&self, numbers: RootNumbers, moves: RootMoves) {
+        self.numbers.store(numbers.pack(), Ordering::Relaxed);
+        self.moves.store(moves.pack(), Ordering::Relaxed);
+    }
 }
 
 impl RootNumbers {
