@@ -155,7 +155,8 @@ pub struct RootNumbers {
 /// milestone position's replies proved one by one), which the root's numbers alone do not show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootMoves {
-    /// The root's moves, symmetric images of an earlier move counted once.
+    /// The root's moves that do not lose at once (the search never lists the others: the rules
+    /// settle them), symmetric images of an earlier move counted once.
     pub moves: u32,
     /// Moves after which the side to move at the root is proved to reach its goal in this
     /// question (the attacker wins, or the defender holds).
