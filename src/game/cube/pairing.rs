@@ -263,15 +263,9 @@ impl Position {
             open,
             ..
         } = self.cells(blocked, &pairs);
-        let sure_f = self.f | f_cells;
-        let f_line = any_line_within(sure_f);
-        let conclusion = if blocked != 0 || f_line { -1 } else { 0 };
+        let outlook = self.outlook(blocked, f_cells);
         let mut sure = [0u64; 76];
-        let n_sure = if f_line {
-            sure_lines(sure_f, empty, &mut sure)
-        } else {
-            0
-        };
+        let n_sure = sure_lines(outlook.f_line, outlook.sure_f, empty, &mut sure);
         // the lines of S the pairs must refute, each cut down to the pairs' cells
         let mut lines = [0u64; 76];
         let mut n = 0;
@@ -289,7 +283,7 @@ impl Position {
         // the lines through fewest columns first: they leave the search fewest choices
         lines[..n].sort_by_key(|&l| columns(l).count_ones());
         match cover_lines(free, self.odd & free, empty, &lines[..n], budget) {
-            Some(true) => conclusion,
+            Some(true) => outlook.conclusion,
             _ => i32::MAX,
         }
     }
@@ -306,14 +300,11 @@ impl Position {
             open,
         } = self.cells(blocked, levelled);
         let reach = self.s | s_cells;
-        let sure_f = self.f | f_cells;
-        // F completes a line by the end at the latest: the board fills up
-        let f_line = any_line_within(sure_f);
-        let conclusion = if blocked != 0 || f_line { -1 } else { 0 };
+        let outlook = self.outlook(blocked, f_cells);
         if !any_line_within(reach | open) {
-            return Ok(conclusion);
+            return Ok(outlook.conclusion);
         }
-        let aftereven = using.aftereven && f_line;
+        let aftereven = using.aftereven && outlook.f_line;
         if !aftereven && !using.levelling && any_line_within(reach) {
             // a line S gets whatever F does
             return Err(None);
@@ -321,11 +312,7 @@ impl Position {
         // Aftereven (Allis) and the race: F's sure lines, each with its empty cells; a line of
         // S that only gets complete after one of them is refuted (see `beaten`).
         let mut sure = [0u64; 76];
-        let n_sure = if aftereven {
-            sure_lines(sure_f, empty, &mut sure)
-        } else {
-            0
-        };
+        let n_sure = sure_lines(aftereven, outlook.sure_f, empty, &mut sure);
         // the other lines S could get: each must hold both cells of a level pair, or two base
         // cells F pairs together
         // (in the order of `LINES`: families in the same order, lines by their first cells)
@@ -361,13 +348,44 @@ impl Position {
         ) {
             return Err(None);
         }
-        Ok(conclusion)
+        Ok(outlook.conclusion)
+    }
+}
+
+/// What F has under one choice of pairings (see [`Position::outlook`]).
+struct Outlook {
+    /// F's stones and the empty cells it surely gets.
+    sure_f: u64,
+    /// Whether a line lies inside `sure_f`: F completes it by the end at the latest (the board
+    /// fills up).
+    f_line: bool,
+    /// What the choice proves for S if no line of S survives it: -1 (a loss) with a blocked
+    /// column or F's line, else 0 (S cannot win).
+    conclusion: i32,
+}
+
+impl Position {
+    /// What F has when the columns `blocked` are blocked and F surely gets the empty cells
+    /// `f_cells`: the one place [`Position::bound`] and [`Position::games_bound`] decide between
+    /// "S loses" and "S cannot win".
+    fn outlook(&self, blocked: u64, f_cells: u64) -> Outlook {
+        let sure_f = self.f | f_cells;
+        let f_line = any_line_within(sure_f);
+        Outlook {
+            sure_f,
+            f_line,
+            conclusion: if blocked != 0 || f_line { -1 } else { 0 },
+        }
     }
 }
 
 /// F's sure lines (the lines inside `sure_f`, F's stones and the cells F surely gets), each as
-/// its empty cells, into `sure`; how many. What aftereven and the race compare S's lines with.
-fn sure_lines(sure_f: u64, empty: u64, sure: &mut [u64; 76]) -> usize {
+/// its empty cells, into `sure`; how many (none unless `wanted`). What aftereven and the race
+/// compare S's lines with.
+fn sure_lines(wanted: bool, sure_f: u64, empty: u64, sure: &mut [u64; 76]) -> usize {
+    if !wanted {
+        return 0;
+    }
     let mut n = 0;
     for_each_line_within(sure_f, |line| {
         sure[n] = line & empty;
