@@ -148,6 +148,10 @@ pub struct SolveOptions {
     /// counting it as N defences until then (0: every zone at once).
     #[arg(long, value_name = "N")]
     pub zone_guess: Option<u32>,
+    /// pn: once a move fails, try its siblings by replaying that proof, expanding at most N
+    /// positions per replay (0: off).
+    #[arg(long, value_name = "N")]
+    pub replay_budget: Option<u32>,
     /// alphabeta, weak: count games reaching this ply as draws first (0: no cap; a win under
     /// the cap is real, anything else is re-checked without it).
     #[arg(long)]
@@ -229,6 +233,7 @@ impl SolveOptions {
         set(&mut cfg.endgame, self.endgame);
         set(&mut cfg.vcf_budget, self.vcf_budget);
         set(&mut cfg.order_bias, self.order_bias);
+        set(&mut cfg.replay_budget, self.replay_budget);
         set(&mut cfg.cap, self.cap);
         set(&mut cfg.step, self.step);
         set(&mut cfg.tries, self.tries);

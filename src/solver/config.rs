@@ -163,6 +163,9 @@ pub struct SolverConfig {
     /// Proof-number search: find an attacker's threat zone only when entered, counting it as
     /// this many defences until then (`None`: every zone at once).
     pub zone_guess: Option<u32>,
+    /// Proof-number search: once a move fails, try its siblings by replaying that proof,
+    /// expanding at most this many positions per replay (0: off).
+    pub replay_budget: u32,
     /// Proof-number search: settle this question completely first (`None`: alternate).
     pub first: Option<FirstQuestion>,
 }

@@ -425,7 +425,8 @@ pub(crate) fn proof_search<'t>(
         .with_vcf_budget(cfg.vcf_budget)
         .with_order_bias(cfg.order_bias)
         .with_threads(cfg.threads)
-        .with_zone_guess(cfg.zone_guess);
+        .with_zone_guess(cfg.zone_guess)
+        .with_replays(cfg.replay_budget);
     if let Some(t) = tables.endgame() {
         if cfg.endgame > 0 {
             search = search.with_endgame(t, cfg.endgame);

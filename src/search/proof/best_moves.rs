@@ -93,15 +93,22 @@ mod tests {
         for (i, g) in careful_positions(start, empty, count, seed).enumerate() {
             let checked = i + 1;
             let exact = minimax(&g).signum();
-            // every position gets another order bias (1..=17), every other one a second thread
-            // and every third one deferred threat zones: none may ever change a value
+            // every position gets another order bias (1..=17), every other one a second thread,
+            // every third one deferred threat zones and every other one replays of siblings'
+            // proofs: none may ever change a value
             let bias = 1 + (checked as u64 * 5) % 17;
             let threads = 1 + checked % 2;
             let zone_guess = (checked % 3 == 0).then_some(1 + checked as u32 % 20);
+            let replays = if checked % 4 < 2 {
+                0
+            } else {
+                checked as u32 % 32
+            };
             let mut search = ProofSearch::new(&table)
                 .with_order_bias(bias)
                 .with_threads(threads)
-                .with_zone_guess(zone_guess);
+                .with_zone_guess(zone_guess)
+                .with_replays(replays);
             if let Some(cells) = endgame {
                 search = search.with_endgame(&endgame_table, cells);
             }

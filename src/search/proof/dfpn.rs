@@ -52,6 +52,8 @@ impl<'t> ProofSearch<'t> {
             recorded: 0,
             root_report: None,
             root_tag: 0,
+            replay_budget: 0,
+            replay_proofs: 0,
         }
     }
 
@@ -81,6 +83,14 @@ impl<'t> ProofSearch<'t> {
     /// attacker's positions only the best move pays. Changes the speed, never the answer.
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Once a move of a position is proved to fail, tries to prove each of its open siblings
+    /// by replaying that proof, expanding at most `budget` positions per replay (0: never; see
+    /// `simulation`). Changes the speed, never the answer.
+    pub fn with_replays(mut self, budget: u32) -> Self {
+        self.replay_budget = budget;
         self
     }
 
@@ -365,7 +375,7 @@ impl<'t> ProofSearch<'t> {
     }
 
     #[inline]
-    fn tick(&mut self) -> Result<(), Halt> {
+    pub(super) fn tick(&mut self) -> Result<(), Halt> {
         self.nodes += 1;
         if self.nodes % TICK == 0 {
             if let Some(counter) = self.progress {
@@ -557,6 +567,10 @@ impl<'t> ProofSearch<'t> {
             child.play(kept[best]);
             numbers[best] = self.mid(&child, tags[best], child_th_phi as u32, child_th_delta)?;
             reprobe = true;
+            if numbers[best].0 == 0 && self.replay_budget > 0 {
+                // the move fails for this position's mover: the others may fail the same way
+                self.replay_into_siblings(g, &child, &kept[..n_kept], &mut numbers[..n_kept])?;
+            }
         }
     }
 }

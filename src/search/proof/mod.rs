@@ -20,17 +20,18 @@
 //! on the next stone), by a full board, by a proved [`crate::game::Game::static_bounds`], or by a
 //! forcing win, each of which is a proof; all other positions are expanded move by move. Keys are
 //! the game's symmetry-normalised keys, tagged with the attacker's colour, so both questions can
-//! share one table.
+//! share one table. A replay of a sibling's proof settles a position only through such
+//! proofs of its own positions.
 //!
 //! Several threads can work on one question ([`ProofSearch::with_threads`]): they share the
 //! lock-less table and split the defender's moves among themselves. What only changes the
-//! speed — the order bias, deferred threat zones, threads, the table's size — is tested never
-//! to change a value.
+//! speed — the order bias, deferred threat zones, replays, threads, the table's size — is
+//! tested never to change a value.
 //!
 //! The module by job: [`ProofTable`] (`proof_table`), the df-pn engine [`ProofSearch`]
-//! (`dfpn`), the per-thread cache of expanded positions' children (`children`), the threads of
-//! one question (`parallel`), the best moves once a value is known (`best_moves`), and the
-//! tuning defaults (`tuning`).
+//! (`dfpn`), the per-thread cache of expanded positions' children (`children`), replays of a
+//! sibling's proof (`simulation`), the threads of one question (`parallel`), the best moves
+//! once a value is known (`best_moves`), and the tuning defaults (`tuning`).
 
 mod best_moves;
 mod children;
@@ -39,6 +40,7 @@ mod job;
 mod parallel;
 mod proof_table;
 mod settled;
+mod simulation;
 mod tuning;
 
 pub(crate) use dfpn::{biased, unbiased};
@@ -136,6 +138,10 @@ pub struct ProofSearch<'t> {
     root_report: Option<&'t RootReport>,
     /// The tag of the position the current question is about.
     root_tag: u64,
+    /// Positions a replay of a sibling's proof may expand (0: no replays).
+    replay_budget: u32,
+    /// Siblings settled by a replay.
+    pub replay_proofs: u64,
 }
 
 /// The root's numbers as [`ProofSearch::with_root_report`] publishes them: the proof and disproof

@@ -35,6 +35,7 @@ struct Counts {
     split_choices: u64,
     settled_hits: u64,
     recorded: u64,
+    replay_proofs: u64,
 }
 
 impl Counts {
@@ -46,6 +47,7 @@ impl Counts {
             split_choices: w.split_choices,
             settled_hits: w.settled_hits,
             recorded: w.recorded,
+            replay_proofs: w.replay_proofs,
         }
     }
 
@@ -56,6 +58,7 @@ impl Counts {
         s.split_choices += self.split_choices;
         s.settled_hits += self.settled_hits;
         s.recorded += self.recorded;
+        s.replay_proofs += self.replay_proofs;
     }
 }
 
@@ -95,6 +98,8 @@ impl<'t> ProofSearch<'t> {
             recorded: 0,
             root_report: self.root_report,
             root_tag: 0,
+            replay_budget: self.replay_budget,
+            replay_proofs: 0,
         }
     }
 

@@ -29,6 +29,7 @@ pub fn defaults(width: u32, height: u32) -> SolverConfig {
         endgame: 0,
         order_bias: crate::search::proof::DEFAULT_ORDER_BIAS,
         zone_guess: None,
+        replay_budget: 0,
         first: None,
     }
 }

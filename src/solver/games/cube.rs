@@ -34,6 +34,12 @@ pub const QUBIC_ORDER_BIAS: u64 = 16;
 /// presets are slower with it and find every zone at once.
 pub const QUBIC_ZONE_GUESS: u32 = 16;
 
+/// Positions a replay of a sibling's proof may expand, in all three 4x4x4 games (see
+/// [`crate::search::ProofSearch::with_replays`]). Most replays that succeed are short, and a
+/// failing one costs what it expanded: budgets from 4 to 16 are alike, 2 proves too little and
+/// 64 wastes more than it proves (the README has the figures).
+pub const REPLAY_BUDGET: u32 = 8;
+
 /// Seed 003's Qubic shortcut (`-q`): "Patashnik showed that White can decide the game within
 /// 40 moves, so every game longer than that can count as a draw without changing the result".
 /// Taken as plies from the empty board, as the issue reads it. A Qubic value under it is the
@@ -73,6 +79,7 @@ pub fn defaults(rules: Rules) -> SolverConfig {
             QUBIC_ORDER_BIAS
         },
         zone_guess: (!gravity).then_some(QUBIC_ZONE_GUESS),
+        replay_budget: REPLAY_BUDGET,
         first: None,
     }
 }
