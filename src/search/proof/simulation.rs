@@ -40,9 +40,9 @@ impl ProofSearch<'_> {
     }
 
     /// Whether `copy`'s mover provably succeeds (`succeeds`) or fails (else), shown by
-    /// replaying the proof that `orig`'s mover does so (as the table has it) move for move,
-    /// with at most `budget` positions that need a move or their moves (each settled in the
-    /// table if it is). `false` says only that the replay did not prove it.
+    /// replaying the proof that `orig`'s mover does so (as the table has it) move for move;
+    /// at most `budget` positions not yet settled are looked into, and every position the
+    /// replay settles is stored. `false` says only that the replay did not prove it.
     pub(super) fn replay_proof<G: Game>(
         &mut self,
         orig: &G,
