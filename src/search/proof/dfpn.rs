@@ -569,7 +569,8 @@ impl<'t> ProofSearch<'t> {
             reprobe = true;
             if numbers[best].0 == 0 && self.replay_budget > 0 {
                 // the move fails for this position's mover: the others may fail the same way
-                self.replay_into_siblings(g, &child, &kept[..n_kept], &mut numbers[..n_kept])?;
+                let (moves, tags) = (&kept[..n_kept], &tags[..n_kept]);
+                self.replay_into_siblings(g, &child, moves, tags, &mut numbers[..n_kept])?;
             }
         }
     }

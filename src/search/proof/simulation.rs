@@ -16,22 +16,24 @@ use crate::game::Game;
 
 impl ProofSearch<'_> {
     /// After the move to `failed` was proved to fail for `g`'s mover, tries to prove the same of
-    /// each open move of `moves` (the children's `numbers`, updated where a replay succeeds).
+    /// each open move of `moves` (the children's `tags` and `numbers`, the numbers updated
+    /// where a replay succeeds).
     pub(super) fn replay_into_siblings<G: Game>(
         &mut self,
         g: &G,
         failed: &G,
         moves: &[u64],
+        tags: &[u64],
         numbers: &mut [(u32, u32)],
     ) -> Result<(), Halt> {
-        for (&mv, n) in moves.iter().zip(numbers.iter_mut()) {
+        for ((&mv, &tag), n) in moves.iter().zip(tags).zip(numbers.iter_mut()) {
             if n.0 == 0 || n.1 == 0 {
                 continue;
             }
             let mut sibling = *g;
             sibling.play(mv);
             let mut budget = self.replay_budget;
-            if self.replay_proof(failed, &sibling, true, &mut budget)? {
+            if self.replay_proof(failed, &sibling, tag, true, &mut budget)? {
                 self.replay_proofs += 1;
                 *n = SUCCEEDS;
             }
@@ -39,18 +41,18 @@ impl ProofSearch<'_> {
         Ok(())
     }
 
-    /// Whether `copy`'s mover provably succeeds (`succeeds`) or fails (else), shown by
-    /// replaying the proof that `orig`'s mover does so (as the table has it) move for move;
-    /// at most `budget` positions not yet settled are looked into, and every position the
-    /// replay settles is stored. `false` says only that the replay did not prove it.
+    /// Whether `copy` (tagged `tag`)'s mover provably succeeds (`succeeds`) or fails (else),
+    /// shown by replaying the proof that `orig`'s mover does so (as the table has it) move for
+    /// move; at most `budget` positions not yet settled are looked into, and every position
+    /// the replay settles is stored. `false` says only that the replay did not prove it.
     pub(super) fn replay_proof<G: Game>(
         &mut self,
         orig: &G,
         copy: &G,
+        tag: u64,
         succeeds: bool,
         budget: &mut u32,
     ) -> Result<bool, Halt> {
-        let tag = self.tag(copy);
         if let Some((phi, delta)) = self.table.probe(tag) {
             if phi == 0 || delta == 0 {
                 return Ok((phi == 0) == succeeds);
@@ -77,16 +79,16 @@ impl ProofSearch<'_> {
             return Ok(false);
         }
         // a mover who must fail: every move, against the same move of the proof
-        let (moves, _, n) = self.children(copy, tag);
+        let (moves, tags, n) = self.children(copy, tag);
         let playable = orig.playable();
-        for &mv in &moves[..n] {
+        for (&mv, &child_tag) in moves[..n].iter().zip(&tags[..n]) {
             if playable & mv == 0 {
                 return Ok(false);
             }
             let (mut o, mut c) = (*orig, *copy);
             o.play(mv);
             c.play(mv);
-            if !self.replay_proof(&o, &c, true, budget)? {
+            if !self.replay_proof(&o, &c, child_tag, true, budget)? {
                 return Ok(false);
             }
         }
@@ -113,7 +115,8 @@ impl ProofSearch<'_> {
             let (mut o, mut c) = (*orig, *copy);
             o.play(mv);
             c.play(mv);
-            if self.replay_proof(&o, &c, false, budget)? {
+            let child_tag = self.tag(&c);
+            if self.replay_proof(&o, &c, child_tag, false, budget)? {
                 return Ok(true);
             }
         }
@@ -178,16 +181,15 @@ mod tests {
                                 continue;
                             }
                             // a fresh table: only the replay may settle the copy
+                            let copy_tag = search.tag(copy);
                             let sibling_table = ProofTable::new(1 << 20);
-                            for [tag, data] in table.entries() {
-                                if tag != search.tag(copy) {
-                                    sibling_table.preload([[tag, data]]);
-                                }
-                            }
+                            sibling_table.preload(table.entries().filter(|e| e[0] != copy_tag));
                             let mut replay = ProofSearch::new(&sibling_table);
                             replay.attacker = attacker;
                             let mut budget = 16;
-                            if replay.replay_proof(orig, copy, true, &mut budget).unwrap() {
+                            let replayed =
+                                replay.replay_proof(orig, copy, copy_tag, true, &mut budget);
+                            if replayed.unwrap() {
                                 assert!(mover_succeeds(copy, v, attacker), "{}", copy.to_hex());
                                 proved += 1;
                             } else {
