@@ -152,6 +152,10 @@ pub struct SolveOptions {
     /// positions per replay (0: off).
     #[arg(long, value_name = "N")]
     pub replay_budget: Option<u32>,
+    /// Forcing-win tests: let a line of threats end in a zugzwang the static bounds prove
+    /// (plain Sogo's pairings; default on for the 4x4x4 games).
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub zugzwang_lines: Option<bool>,
     /// alphabeta, weak: count games reaching this ply as draws first (0: no cap; a win under
     /// the cap is real, anything else is re-checked without it).
     #[arg(long)]
@@ -189,6 +193,15 @@ impl GameArgs {
 }
 
 /// The rules of `sogo` with `-q` and `-g`.
+/// `on` or `off`, for switches that have a default either way.
+fn parse_on_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected on or off, not {text:?}")),
+    }
+}
+
 pub fn cube_rules(qubic: bool, poison: bool) -> Result<Rules, CliError> {
     match (qubic, poison) {
         (true, true) => Err(CliError::BadInput(
@@ -234,6 +247,7 @@ impl SolveOptions {
         set(&mut cfg.vcf_budget, self.vcf_budget);
         set(&mut cfg.order_bias, self.order_bias);
         set(&mut cfg.replay_budget, self.replay_budget);
+        set(&mut cfg.zugzwang_lines, self.zugzwang_lines);
         set(&mut cfg.cap, self.cap);
         set(&mut cfg.step, self.step);
         set(&mut cfg.tries, self.tries);

@@ -73,7 +73,10 @@ pub const EXIT_UNDECIDED: i32 = 3;
 
 /// Runs the command line; returns the process exit status.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refuse_arguments(e),
+    };
     let result = match cli.command {
         Command::Solve { game } => solve(&game, Question::Value),
         Command::Analyze { game } => solve(&game, Question::Analyze),
@@ -89,6 +92,22 @@ pub fn run() -> i32 {
         Err(e) => {
             eprintln!("error: {e}");
             e.exit_code()
+        }
+    }
+}
+
+/// Help and version as clap prints them; any other argument error in one line (clap's first,
+/// which names the argument and what is wrong) with exit status 2, like every other bad input.
+fn refuse_arguments(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            2
         }
     }
 }

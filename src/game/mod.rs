@@ -181,6 +181,13 @@ pub trait Game: Clone + Copy + Send + Sync {
     fn static_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
+    /// Whether [`Game::static_bounds`] proves that the side to move loses (its upper bound is
+    /// below 0): the same answer, found as cheaply as the game can, for searches that ask it of
+    /// many positions and want nothing else (a move that leaves the opponent a proved loss).
+    #[inline]
+    fn static_loss(&self) -> bool {
+        self.static_bounds().1 < 0
+    }
     /// [`Game::non_losing_moves`] and, where there is one, the upper bound of
     /// [`Game::static_bounds`] (`i32::MAX` where there is none): in one call for games whose two
     /// answers start from the same work (Connect Four: the opponent's threats), as the search

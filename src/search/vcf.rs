@@ -8,6 +8,14 @@
 //! [`Game`] contract alone: "forced" means [`Game::non_losing_moves`] returns a single move, which
 //! that contract makes exact, so a `true` answer is a proof. A `false` answer only means no
 //! forcing win was found within the budget.
+//!
+//! **Lines that end in a zugzwang.** Where the game's static bounds can prove a loss
+//! ([`Game::bounds_may_prove_loss_after_move`]: Sogo's pairing strategies, in which the follower
+//! wins by a column the mover must not play under), a forcing move after which the static
+//! bounds prove that the defender, now to move, loses ([`Game::static_loss`]) also ends the line: the
+//! bound is a strategy that wins against every defence, so the line is a win as surely as one
+//! ending in two threats. In Sogo such lines are the common shape of a win: threats and forced
+//! blocks until the attacker holds a threat the defender may never play under.
 
 use crate::game::{Bits, Game};
 use crate::util::prefetch::prefetch;
@@ -45,12 +53,21 @@ pub struct ForcingSearch {
     /// Whether the last call that answered `false` searched every forcing line (the budget
     /// was not used up): then there is no forcing win at all.
     pub complete: bool,
+    /// Whether lines may end in a position the static bounds prove lost for the defender (see
+    /// the module's doc); on by default, off where a solver's settings say so.
+    pub zugzwang_ends: bool,
 }
 
 impl ForcingSearch {
     /// A search trying at most `budget` attacking moves per call.
     pub fn new(budget: u32) -> Self {
         Self::with_memory(budget, LINES_KEPT, FAILED_SLOTS)
+    }
+
+    /// The same search with lines ending in a zugzwang allowed or not (see the module's doc).
+    pub fn with_zugzwang_ends(mut self, on: bool) -> Self {
+        self.zugzwang_ends = on;
+        self
     }
 
     /// A stand-in holding no memory (nothing allocated), for the time a search is lent out
@@ -68,12 +85,25 @@ impl ForcingSearch {
             scratch: [0; MAX_LINE],
             failed: vec![0; failed_slots],
             complete: false,
+            zugzwang_ends: true,
         }
     }
 
     /// Whether the side to move at `g` wins by forcing moves (or at once). `false` only means
     /// none was found within the budget.
     pub fn wins<G: Game>(&mut self, g: &G) -> bool {
+        self.search(g, true)
+    }
+
+    /// [`ForcingSearch::wins`] for a caller that has already found that no move of `g` leaves
+    /// the defender a position [`Game::static_loss`] proves lost: the first moves' bounds are
+    /// not asked again (the same answer, without the costliest of the repeated work).
+    pub fn wins_past_bounds<G: Game>(&mut self, g: &G) -> bool {
+        self.search(g, false)
+    }
+
+    /// [`ForcingSearch::wins`]; `first_bounds`: whether the first moves' static losses are asked.
+    fn search<G: Game>(&mut self, g: &G, first_bounds: bool) -> bool {
         self.complete = false;
         if g.ply() >= g.max_ply() {
             return false;
@@ -86,14 +116,14 @@ impl ForcingSearch {
             if self.line_len[slot] == 0 {
                 break;
             }
-            if self.replay(g, slot) {
+            if self.replay(g, slot, first_bounds) {
                 // the line that worked goes first: `line_cells` reads it
                 self.order[..=k].rotate_right(1);
                 return true;
             }
         }
         let mut budget = self.budget;
-        if self.chain(g, &mut budget, 0) {
+        if self.chain(g, &mut budget, 0, first_bounds) {
             return true;
         }
         self.complete = budget > 0;
@@ -103,7 +133,10 @@ impl ForcingSearch {
     /// The cells the last winning line found uses when played from `g` (the position it was
     /// found in): the attacking moves, the forced replies and the final winning cells. A
     /// defender who wants to stop that attack must play on one of them (or make a threat of
-    /// his own), which is what makes it a measure of how many defences a position has.
+    /// his own), which is what makes it a measure of how many defences a position has. (A
+    /// line that ends in a zugzwang has no winning cells, and may also be stopped elsewhere,
+    /// by a move that changes who is in zugzwang: the measure is then a guess, which is all
+    /// the proof search asks of it.)
     pub fn line_cells<G: Game>(&self, g: &G) -> u64 {
         let mut pos = *g;
         let mut cells = 0;
@@ -132,16 +165,25 @@ impl ForcingSearch {
     }
 
     /// Plays the attacking moves of the line in `slot` that are still legal, each followed by
-    /// the defender's only non-losing reply; true if that wins.
-    fn replay<G: Game>(&self, g: &G, slot: usize) -> bool {
+    /// the defender's only non-losing reply; true if that wins (`first_bounds`: as in
+    /// [`ForcingSearch::search`]).
+    fn replay<G: Game>(&self, g: &G, slot: usize, first_bounds: bool) -> bool {
         let mut pos = *g;
-        for &mv in &self.lines[slot][..self.line_len[slot]] {
+        let line = &self.lines[slot][..self.line_len[slot]];
+        for (i, &mv) in line.iter().enumerate() {
             if pos.ply() + 2 >= pos.max_ply() || mv & pos.non_losing_moves() == 0 {
                 return false;
             }
+            let bounded = self.zugzwang_ends && pos.bounds_may_prove_loss_after_move();
             pos.play(mv);
             let replies = pos.non_losing_moves();
             if replies == 0 {
+                return true;
+            }
+            // the line may end here in a zugzwang (see the module's doc): where it ended when
+            // it was found, or where it stops forcing in this position
+            let stops = i + 1 == line.len() || replies & (replies - 1) != 0;
+            if bounded && stops && (i > 0 || first_bounds) && pos.static_loss() {
                 return true;
             }
             if replies & (replies - 1) != 0 {
@@ -182,8 +224,9 @@ impl ForcingSearch {
     }
 
     /// The search for a position whose side to move has no immediate win; on success the
-    /// winning line from `depth` on is in `scratch` and copied to `line` at depth 0.
-    fn chain<G: Game>(&mut self, g: &G, budget: &mut u32, depth: usize) -> bool {
+    /// winning line from `depth` on is in `scratch` and copied to `line` at depth 0. `bounds`:
+    /// whether this position's moves may end the line in a zugzwang not yet ruled out.
+    fn chain<G: Game>(&mut self, g: &G, budget: &mut u32, depth: usize, bounds: bool) -> bool {
         // The winning stone comes at least two plies from now (attack, forced reply, win): with
         // the attack at ply p, the win is placed at ply p + 2, which must still be on the board.
         if g.ply() + 2 >= g.max_ply() || depth >= MAX_LINE {
@@ -207,6 +250,8 @@ impl ForcingSearch {
         let mut forced = [MaybeUninit::<G>::uninit(); 64];
         let mut count = 0;
         let mut moves_of = [0u64; 64];
+        // whether a move may end the line in a zugzwang the bounds prove (see the module's doc)
+        let bounded = bounds && self.zugzwang_ends && g.bounds_may_prove_loss_after_move();
         for mv in Bits(moves) {
             if *budget == 0 {
                 return false;
@@ -223,7 +268,7 @@ impl ForcingSearch {
             } else if replies & (replies - 1) == 0 {
                 let mut answered = attacked;
                 answered.play(replies);
-                if answered.winning_moves() != 0 {
+                if answered.winning_moves() != 0 || bounded && attacked.static_loss() {
                     true
                 } else {
                     moves_of[count] = mv;
@@ -232,7 +277,8 @@ impl ForcingSearch {
                     false
                 }
             } else {
-                false
+                // the defender has a choice, which the static bounds may still all refute
+                bounded && attacked.static_loss()
             };
             if wins_here {
                 self.record(depth, mv, true);
@@ -243,7 +289,7 @@ impl ForcingSearch {
         for (i, &mv) in moves_of[..count].iter().enumerate() {
             // SAFETY: the first pass wrote `forced[i]` for every `i < count`.
             let answered = unsafe { forced[i].assume_init() };
-            if self.chain(&answered, budget, depth + 1) {
+            if self.chain(&answered, budget, depth + 1, true) {
                 self.record(depth, mv, false);
                 return true;
             }
@@ -290,6 +336,31 @@ mod tests {
             let found = forcing_wins_are_wins(Cube::new(rules), 10, 150, seed);
             assert!(found > 10, "{rules:?}: only {found} forcing wins in 150");
         }
+    }
+
+    /// Lines that end in a zugzwang (see the module's doc) are wins: every position where the
+    /// search finds a win only with them is checked against plain minimax, some must occur,
+    /// and a search with them finds every win one without finds.
+    #[test]
+    fn lines_ending_in_a_zugzwang_are_wins() {
+        let mut with = ForcingSearch::new(100_000);
+        let mut without = ForcingSearch::new(100_000);
+        without.zugzwang_ends = false;
+        let mut only_with = 0;
+        for empty in [10, 12] {
+            for g in careful_positions(Cube::new(Rules::Sogo), empty, 400, 31 + empty as u64) {
+                let (w, wo) = (with.wins(&g), without.wins(&g));
+                assert!(w || !wo, "{}: a win lost", g.to_hex());
+                if w && !wo {
+                    only_with += 1;
+                    assert!(minimax(&g) > 0, "{}: not a win", g.to_hex());
+                }
+            }
+        }
+        assert!(
+            only_with > 10,
+            "only {only_with} wins that end in a zugzwang"
+        );
     }
 
     /// The claim behind `Game::defence_is_monotone` (Qubic): when the attacker has no forcing

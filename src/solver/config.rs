@@ -166,6 +166,10 @@ pub struct SolverConfig {
     /// Proof-number search: once a move fails, try its siblings by replaying that proof,
     /// expanding at most this many positions per replay (0: off).
     pub replay_budget: u32,
+    /// Forcing-win tests: a line of threats may also end where the static bounds prove the
+    /// defender lost (Sogo's pairings: a zugzwang), not only in two threats at once.
+    #[serde(default)]
+    pub zugzwang_lines: bool,
     /// Proof-number search: settle this question completely first (`None`: alternate).
     pub first: Option<FirstQuestion>,
 }

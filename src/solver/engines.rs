@@ -227,7 +227,7 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
         ..crate::search::Options::default()
     });
     if let Some(min_empty) = cfg.forcing_min_empty {
-        solver = solver.with_forcing(cfg.vcf_budget, min_empty);
+        solver = solver.with_forcing(cfg.vcf_budget, min_empty, cfg.zugzwang_lines);
     }
     let depth = cfg.mode.depth();
     if analyze {
@@ -426,7 +426,8 @@ pub(crate) fn proof_search<'t>(
         .with_order_bias(cfg.order_bias)
         .with_threads(cfg.threads)
         .with_zone_guess(cfg.zone_guess)
-        .with_replays(cfg.replay_budget);
+        .with_replays(cfg.replay_budget)
+        .with_zugzwang_lines(cfg.zugzwang_lines);
     if let Some(t) = tables.endgame() {
         if cfg.endgame > 0 {
             search = search.with_endgame(t, cfg.endgame);

@@ -174,6 +174,12 @@ impl Cube {
         pairing::follower_bound(s, f, f_threats, false)
     }
 
+    /// Whether [`Cube::pairing_bound`] is -1 (the opponent's pairings win), found faster.
+    pub fn pairing_proves_loss(&self) -> bool {
+        let (s, f, f_threats) = self.follower_view();
+        pairing::follower_wins(s, f, f_threats)
+    }
+
     /// [`Cube::pairing_bound`] with the pair games as well (`column_games`: every column alone
     /// or in a pair, each group played by its own game): it decides more, and costs the proof
     /// search more time than the nodes it saves, so the search does not ask it; the coverage

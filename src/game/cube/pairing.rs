@@ -53,6 +53,27 @@ pub(crate) fn follower_bound(s: u64, f: u64, f_threats: u64, games: bool) -> i32
     )
 }
 
+/// Whether the pairing strategies above prove that the mover S (stones `s`) loses against the
+/// follower (stones `f`, empty threat cells `f_threats`): exactly `follower_bound(s, f,
+/// f_threats, false) < 0`, found faster. A choice of pairings proves a loss only with a blocked
+/// column or a sure line of F ([`Position::outlook`]), so the choices without either are
+/// dropped before their lines are looked at: levelling two columns only takes cells from F, so
+/// a choice without a sure line of F gets none by levelling. (In the middle game F's claimeven
+/// cells usually hold a whole level, so this drops little there; the forcing-win search asks
+/// it of every position its threats reach, and the proof search of every move of an attacker.)
+pub(crate) fn follower_wins(s: u64, f: u64, f_threats: u64) -> bool {
+    bound_using(
+        s,
+        f,
+        f_threats,
+        Strategies {
+            games: false,
+            loss_only: true,
+            ..Strategies::ALL
+        },
+    ) < 0
+}
+
 /// How many lines of the mover S the simplest of the pairings leaves whole: claimeven in the
 /// even columns, baseinverse in the odd ones, every blockable column blocked (the cells of S and
 /// the contested base cells hold the line). A measure of how far the pairings are from proving
@@ -79,6 +100,9 @@ struct Strategies {
     /// Where the fixed pairings fail: every column played alone or in a pair by its group's
     /// game (`column_games`: lowinverse, highinverse and their mixtures).
     games: bool,
+    /// Only a loss of S is wanted ([`follower_wins`]): choices that cannot prove one are not
+    /// worked out.
+    loss_only: bool,
 }
 
 impl Strategies {
@@ -89,6 +113,7 @@ impl Strategies {
         race: true,
         levelling: true,
         games: true,
+        loss_only: false,
     };
 }
 
@@ -301,6 +326,10 @@ impl Position {
         } = self.cells(blocked, levelled);
         let reach = self.s | s_cells;
         let outlook = self.outlook(blocked, f_cells);
+        if using.loss_only && outlook.conclusion == 0 {
+            // no loss of S from this choice, nor from levelling more of it (see `follower_wins`)
+            return Err(None);
+        }
         if !any_line_within(reach | open) {
             return Ok(outlook.conclusion);
         }
@@ -499,6 +528,7 @@ mod tests {
             race: true,
             levelling,
             games: false,
+            loss_only: false,
         };
         // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed],
         // the fixed pairings only (the pair games, which decide most of what levelling does,

@@ -94,6 +94,13 @@ impl<'t> ProofSearch<'t> {
         self
     }
 
+    /// Lets the forcing-win tests end a line of threats in a zugzwang the static bounds prove
+    /// (see [`crate::search::vcf`]), or not.
+    pub fn with_zugzwang_lines(mut self, on: bool) -> Self {
+        self.forcing.zugzwang_ends = on;
+        self
+    }
+
     /// Lets the forcing-win test try `budget` attacking moves per leaf (more finds more wins
     /// and costs more per leaf).
     pub fn with_vcf_budget(mut self, budget: u32) -> Self {
@@ -303,12 +310,14 @@ impl<'t> ProofSearch<'t> {
             && Bits(moves).any(|mv| {
                 let mut child = *g;
                 child.play(mv);
-                child.static_bounds().1 < 0
+                child.static_loss()
             })
         {
             return Ok(SUCCEEDS);
         }
-        if attacker_to_move && !no_forcing_win && self.forcing.wins(g) {
+        // (the moves that leave the defender a static loss were all tried just above, where
+        // they can be: the forcing search need not ask them again)
+        if attacker_to_move && !no_forcing_win && self.forcing.wins_past_bounds(g) {
             self.forcing_wins += 1;
             return Ok(SUCCEEDS);
         }
@@ -612,7 +621,7 @@ mod tests {
     #[test]
     fn the_root_report_counts_only_settled_moves_and_all_of_a_lost_root() {
         let (mut all_failed, mut some_succeeded) = (0, 0);
-        for g in careful_positions(Cube::new(Rules::Sogo), 11, 200, 31) {
+        for g in careful_positions(Cube::new(Rules::Sogo), 11, 300, 31) {
             let mover = Player::of_ply(g.ply());
             let safe = g.non_losing_moves();
             // each non-losing move's value for the side to move after it

@@ -30,6 +30,8 @@ pub fn defaults(width: u32, height: u32) -> SolverConfig {
         order_bias: crate::search::proof::DEFAULT_ORDER_BIAS,
         zone_guess: None,
         replay_budget: 0,
+        // its bounds never prove a loss, so a forcing line never ends in one
+        zugzwang_lines: false,
         first: None,
     }
 }

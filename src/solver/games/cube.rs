@@ -40,6 +40,12 @@ pub const QUBIC_ZONE_GUESS: u32 = 16;
 /// 64 wastes more than it proves (the README has the figures).
 pub const REPLAY_BUDGET: u32 = 8;
 
+/// Whether the forcing-win tests of the 4x4x4 games may end a line of threats in a zugzwang the
+/// pairings prove (see [`crate::search::vcf`]; only plain Sogo has such bounds). It saves
+/// nodes where wins come by zugzwang, and costs a bound per forcing move tried, which some
+/// positions do not recover (the README has the figures).
+pub const ZUGZWANG_LINES: bool = true;
+
 /// Seed 003's Qubic shortcut (`-q`): "Patashnik showed that White can decide the game within
 /// 40 moves, so every game longer than that can count as a draw without changing the result".
 /// Taken as plies from the empty board, as the issue reads it. A Qubic value under it is the
@@ -80,6 +86,7 @@ pub fn defaults(rules: Rules) -> SolverConfig {
         },
         zone_guess: (!gravity).then_some(QUBIC_ZONE_GUESS),
         replay_budget: REPLAY_BUDGET,
+        zugzwang_lines: ZUGZWANG_LINES,
         first: None,
     }
 }

@@ -34,6 +34,10 @@ fn bad_input_is_one_line_and_status_2() {
         &["solve", "sogo", "-q", "-g"],
         &["solve", "sogo", "--mem", "lots"],
         &["solve", "sogo", "--time-limit", "soon"],
+        &["solve", "sogo", "--zugzwang-lines", "maybe"],
+        &["solve", "sogo", "--threads", "many"],
+        &["solve", "sogo", "--first", "maybe"],
+        &["solve", "sogo", "--no-such-option"],
         &["solve", "sogo", "--strong", "--engine", "pn"],
         &["solve", "sogo", "--table", "Cargo.toml"],
         &["solve", "connect4", "--keys", "seed"],
@@ -43,6 +47,30 @@ fn bad_input_is_one_line_and_status_2() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// Forcing lines that end in a zugzwang are on by default for Sogo, can be switched off, and
+/// the solve reports which it ran with; the value is the same either way.
+#[test]
+fn zugzwang_lines_switch_and_are_reported() {
+    // a Sogo preset the pairings decide within a second or two (README: p2_18, a loss)
+    let position = "0x00000000d000a470:0x0000004022405281";
+    let base = [
+        "solve",
+        "sogo",
+        position,
+        "--mem",
+        "64M",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    for (extra, on) in [(&[][..], true), (&["--zugzwang-lines", "off"][..], false)] {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let v = json(&args);
+        assert_eq!(v["value"], "loss", "{args:?}");
+        assert_eq!(v["settings"]["zugzwang_lines"], on, "{args:?}");
     }
 }
 
