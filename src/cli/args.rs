@@ -154,7 +154,7 @@ pub struct SolveOptions {
     pub replay_budget: Option<u32>,
     /// Forcing-win tests: let a line of threats end in a zugzwang the static bounds prove
     /// (plain Sogo's pairings; default on for the 4x4x4 games).
-    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub zugzwang_lines: Option<bool>,
     /// alphabeta, weak: count games reaching this ply as draws first (0: no cap; a win under
     /// the cap is real, anything else is re-checked without it).
@@ -193,15 +193,6 @@ impl GameArgs {
 }
 
 /// The rules of `sogo` with `-q` and `-g`.
-/// `on` or `off`, for switches that have a default either way.
-fn parse_on_off(text: &str) -> Result<bool, String> {
-    match text {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(format!("expected on or off, not {text:?}")),
-    }
-}
-
 pub fn cube_rules(qubic: bool, poison: bool) -> Result<Rules, CliError> {
     match (qubic, poison) {
         (true, true) => Err(CliError::BadInput(

@@ -64,6 +64,12 @@ impl ForcingSearch {
         Self::with_memory(budget, LINES_KEPT, FAILED_SLOTS)
     }
 
+    /// A search with this one's settings (budget, zugzwang ends) and empty memories, for
+    /// another thread.
+    pub fn fresh(&self) -> Self {
+        Self::new(self.budget).with_zugzwang_ends(self.zugzwang_ends)
+    }
+
     /// The same search with lines ending in a zugzwang allowed or not (see the module's doc).
     pub fn with_zugzwang_ends(mut self, on: bool) -> Self {
         self.zugzwang_ends = on;
@@ -244,7 +250,8 @@ impl ForcingSearch {
             return false;
         }
         // First pass: a move that leaves no reply, or whose forced reply leaves an immediate
-        // win, ends the line here (the cheapest wins are found before any deeper search).
+        // win, or after which the bounds prove the defender lost, ends the line here (the
+        // cheapest wins are found before any deeper search).
         // the positions after each forcing move and its reply, kept for the second pass
         // (uninitialised storage: `G` is `Copy`, and only the first `count` are read)
         let mut forced = [MaybeUninit::<G>::uninit(); 64];
@@ -261,14 +268,14 @@ impl ForcingSearch {
             attacked.play(mv);
             // `non_losing_moves` is exact, so the defender has no immediate win here
             let replies = attacked.non_losing_moves();
-            let wins_here = if replies == 0 {
+            let wins_at_once = if replies == 0 {
                 // every legal reply (there are some: the board is not full) lets the attacker
                 // complete a line at ply p + 2, which is on the board
                 true
             } else if replies & (replies - 1) == 0 {
                 let mut answered = attacked;
                 answered.play(replies);
-                if answered.winning_moves() != 0 || bounded && attacked.static_loss() {
+                if answered.winning_moves() != 0 {
                     true
                 } else {
                     moves_of[count] = mv;
@@ -277,10 +284,11 @@ impl ForcingSearch {
                     false
                 }
             } else {
-                // the defender has a choice, which the static bounds may still all refute
-                bounded && attacked.static_loss()
+                false
             };
-            if wins_here {
+            // forced or not, the defender may be in a zugzwang the bounds prove (the module's
+            // doc); asked last, as it costs the most
+            if wins_at_once || bounded && attacked.static_loss() {
                 self.record(depth, mv, true);
                 return true;
             }

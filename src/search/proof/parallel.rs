@@ -112,13 +112,11 @@ impl<'t> ProofSearch<'t> {
             u64::MAX => u64::MAX,
             limit => limit.saturating_sub(self.nodes) / threads as u64 + 1,
         };
-        let (budget, zugzwang_ends) = (self.forcing.budget, self.forcing.zugzwang_ends);
-        let own_forcing = std::mem::replace(&mut self.forcing, ForcingSearch::new(0));
+        let own_forcing = std::mem::replace(&mut self.forcing, ForcingSearch::stand_in());
         let (results, own) = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|_| {
-                    let forcing = ForcingSearch::new(budget).with_zugzwang_ends(zugzwang_ends);
-                    let mut w = self.worker(&shared, forcing, share);
+                    let mut w = self.worker(&shared, own_forcing.fresh(), share);
                     scope.spawn(move || {
                         let r = w.attacker_wins_then_end_all(g);
                         (r, Counts::of(&w))
