@@ -154,7 +154,7 @@ pub struct SolveOptions {
     pub replay_budget: Option<u32>,
     /// Forcing-win tests: let a line of threats end in a zugzwang the static bounds prove
     /// (plain Sogo's pairings; default on for the 4x4x4 games).
-    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new(), hide_possible_values = true)]
     pub zugzwang_lines: Option<bool>,
     /// alphabeta, weak: count games reaching this ply as draws first (0: no cap; a win under
     /// the cap is real, anything else is re-checked without it).

@@ -116,9 +116,8 @@ fn build_connect4(a: &BuildConnect4) -> Result<i32, CliError> {
             c.cancel();
         });
     }
-    // Ctrl-C stops like the time limit: the solved positions are kept for the next run
-    let on_interrupt = control.clone();
-    let _ = ctrlc::set_handler(move || on_interrupt.cancel());
+    // Ctrl-C or SIGTERM stops like the time limit: the solved positions are kept for the next run
+    super::signals::stop_on_signals(control.clone());
     let start = Instant::now();
     let mut last = Instant::now();
     let report = build(spec, a.plies, &a.table, config, &control, |p: BuildProgress| {

@@ -12,6 +12,7 @@ mod report;
 mod runs;
 mod serve_command;
 mod show;
+mod signals;
 mod table_command;
 
 use args::GameArgs;
@@ -130,15 +131,9 @@ fn solve(game: &GameArgs, question: Question) -> Result<i32, CliError> {
         };
     }
     let control = Arc::new(Control::new());
-    // Ctrl-C stops the search like a time limit: the position store keeps what was proved and
-    // the answer is "not decided" (exit status 3); a second Ctrl-C ends the process at once.
-    let on_interrupt = control.clone();
-    let _ = ctrlc::set_handler(move || {
-        if on_interrupt.stopped().is_some() {
-            std::process::exit(130);
-        }
-        on_interrupt.cancel();
-    });
+    // Ctrl-C or SIGTERM stops the search like a time limit: the position store keeps what was
+    // proved and the answer is "not decided" (exit status 3); a second one ends the process.
+    signals::stop_on_signals(control.clone());
     let cpu0 = zugzwang::record::process_cpu_seconds();
     let solved = {
         let label = match question {

@@ -83,13 +83,7 @@ pub fn run(args: &ProveArgs) -> Result<i32, CliError> {
     };
     jobs::check(&request)?;
     let control = Arc::new(Control::new());
-    let on_interrupt = control.clone();
-    let _ = ctrlc::set_handler(move || {
-        if on_interrupt.stopped().is_some() {
-            std::process::exit(130);
-        }
-        on_interrupt.cancel();
-    });
+    super::signals::stop_on_signals(control.clone());
     let proved = if args.mpi {
         match with_mpi(&request, settings, &control, opts.quiet || opts.json)? {
             Some(p) => p,

@@ -72,6 +72,17 @@ fn zugzwang_lines_switch_and_are_reported() {
         assert_eq!(v["value"], "loss", "{args:?}");
         assert_eq!(v["settings"]["zugzwang_lines"], on, "{args:?}");
     }
+    // the help names the values it documents (on|off), not the parser's true/false
+    let help = zugzwang(&["solve", "sogo", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.contains("--zugzwang-lines"))
+        .expect("--zugzwang-lines in the help");
+    assert!(
+        line.contains("<on|off>") && !line.contains("true"),
+        "{line}"
+    );
 }
 
 #[test]
