@@ -92,9 +92,9 @@ pub struct ParallelSolver<'t, T: Table> {
     options: Options,
     progress: Option<&'t AtomicU64>,
     abort: Option<&'t AtomicBool>,
-    /// Forcing-win tests (attacking moves per test, from how many empty cells), one search
-    /// per thread: see [`Searcher::with_forcing`].
-    forcing: Option<(u32, u32, bool)>,
+    /// Forcing-win tests (the search whose settings each thread's copy takes, from how many
+    /// empty cells): see [`Searcher::with_forcing`].
+    forcing: Option<(ForcingSearch, u32)>,
     /// The positions the threads are inside ([`Busy::shared`]); none with one thread, where
     /// nothing is deferred.
     busy: Option<&'static Busy>,
@@ -149,11 +149,11 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         self
     }
 
-    /// Gives every thread a forcing-win search of `budget` attacking moves, tried at nodes
-    /// with at least `min_empty` empty cells (see [`Searcher::with_forcing`]), its lines
-    /// ending in a zugzwang the bounds prove where `zugzwang_lines` (see [`crate::search::vcf`]).
-    pub fn with_forcing(mut self, budget: u32, min_empty: u32, zugzwang_lines: bool) -> Self {
-        self.forcing = Some((budget, min_empty, zugzwang_lines));
+    /// Gives every thread a forcing-win search with the settings of `forcing` and memories of
+    /// its own ([`ForcingSearch::fresh`]), tried at nodes with at least `min_empty` empty cells
+    /// (see [`Searcher::with_forcing`]).
+    pub fn with_forcing(mut self, forcing: ForcingSearch, min_empty: u32) -> Self {
+        self.forcing = Some((forcing, min_empty));
         self
     }
 
@@ -173,9 +173,8 @@ impl<'t, T: Table> ParallelSolver<'t, T> {
         if let Some(a) = self.abort {
             s = s.with_abort(a);
         }
-        if let Some((budget, min_empty, zugzwang_lines)) = self.forcing {
-            let forcing = ForcingSearch::new(budget).with_zugzwang_ends(zugzwang_lines);
-            s = s.with_forcing(forcing, min_empty);
+        if let Some((forcing, min_empty)) = &self.forcing {
+            s = s.with_forcing(forcing.fresh(), *min_empty);
         }
         s
     }

@@ -7,6 +7,7 @@ use super::control::{with_ticks, Control};
 use super::games::{game_over_score, Solvable};
 use crate::game::Bits;
 use crate::search::seed::SeedSearch;
+use crate::search::vcf::ForcingSearch;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
@@ -227,7 +228,8 @@ pub(crate) fn alphabeta<G: Solvable, T: Table>(
         ..crate::search::Options::default()
     });
     if let Some(min_empty) = cfg.forcing_min_empty {
-        solver = solver.with_forcing(cfg.vcf_budget, min_empty, cfg.zugzwang_lines);
+        let forcing = ForcingSearch::new(cfg.vcf_budget).with_zugzwang_ends(cfg.zugzwang_lines);
+        solver = solver.with_forcing(forcing, min_empty);
     }
     let depth = cfg.mode.depth();
     if analyze {
