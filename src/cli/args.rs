@@ -131,7 +131,8 @@ pub struct SolveOptions {
     #[arg(long, value_name = "FILE")]
     pub batch: Option<String>,
     /// pn: settle this question completely first (`win`: does the side to move win?,
-    /// `loss`: does it lose?) instead of alternating; the value is the same.
+    /// `loss`: does it lose?) instead of letting the proof numbers choose between the two;
+    /// the value is the same.
     #[arg(long)]
     pub first: Option<FirstQuestion>,
     /// pn: settle positions with at most this many empty cells by alpha-beta (0: off).

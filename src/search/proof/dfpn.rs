@@ -39,6 +39,7 @@ impl<'t> ProofSearch<'t> {
             first_question: None,
             attacker: Player::First,
             node_limit: u64::MAX,
+            proof_limit: INFINITE,
             order_bias: DEFAULT_ORDER_BIAS,
             stop: None,
             progress: None,
@@ -118,9 +119,10 @@ impl<'t> ProofSearch<'t> {
     }
 
     /// Makes [`ProofSearch::value`] settle `question` completely before it looks at the other
-    /// (instead of alternating): for positions whose likely value is known, such as a game
-    /// known to be a first-player win, this halves the work when the guess is right and
-    /// cannot change the answer when it is wrong.
+    /// (instead of letting their proof numbers choose): for positions whose likely value is
+    /// known, such as a game known to be a first-player win, this saves what the other question
+    /// costs until the numbers turn against it, and cannot change the answer when the guess is
+    /// wrong.
     pub fn with_first_question(mut self, question: Question) -> Self {
         self.first_question = Some(question);
         self
@@ -152,10 +154,10 @@ impl<'t> ProofSearch<'t> {
         self.attacker_wins(g, attacker).map_err(|_| Stopped)
     }
 
-    /// The value of `g` for the side to move: 1 win, 0 draw, -1 loss. Both questions ("do I
-    /// win?", "does the opponent win?") are searched in turns with doubling node budgets, so a
-    /// position is settled about as fast as its cheaper proof allows, and a draw needs both
-    /// disproofs.
+    /// The value of `g` for the side to move: 1 win, 0 draw, -1 loss, from the two questions
+    /// "do I win?" and "does the opponent win?" (a draw is two disproofs). Unless a first
+    /// question is set, they are searched as the two children of one node "either side wins"
+    /// ([`ProofSearch::settle_both`]), so the work goes where a proof looks closest.
     pub fn value<G: Game>(&mut self, g: &G) -> Result<i32, Stopped> {
         if g.ply() < g.max_ply() && g.winning_moves() != 0 {
             return Ok(1);
@@ -172,8 +174,7 @@ impl<'t> ProofSearch<'t> {
                 Err(_) => return Err(Stopped),
             }
         }
-        // a win of either side settles the value
-        self.settle_in_turns(&[(*g, me), (*g, me.other())], &mut answers, |wins| wins)?;
+        self.settle_both(g, &mut answers)?;
         Ok(match answers {
             [Some(true), _] => 1,
             [_, Some(true)] => -1,
@@ -181,11 +182,64 @@ impl<'t> ProofSearch<'t> {
         })
     }
 
-    /// Settles the open `answers` to the questions "does `attacker` win from `position`?" in turns with doubling node budgets, until all are settled or
-    /// `enough` says of the answer just found that the others are not needed. Each question
-    /// then costs about what settling it costs, and no hard question is searched to the end
-    /// while an easy one that would have been enough waits ([`ProofSearch::value`]'s two
-    /// questions; [`ProofSearch::best_moves`]' candidates).
+    /// Settles the open ones of `answers` to "does the side to move of `g` win?" and "does
+    /// the opponent?" until one is a win or both are settled, as df-pn would at a node whose
+    /// children are the two questions and which is proved when either is: the question with
+    /// the smaller root proof number is searched until its number passes the other's (df-pn's
+    /// threshold), then the other, and so on; a disproved question leaves the other alone.
+    /// Where one side's win is much closer than the other's, nearly all the work goes to it,
+    /// as if `--first` had guessed right; the node budgets of [`ProofSearch::settle_in_turns`]
+    /// gave the wrong question as many nodes as the right one. A question paused at its limit
+    /// keeps that limit as its number (a lower bound of it): read back from the table, the
+    /// root's entry may be gone, and its fresh first numbers would send the search back to it
+    /// for one expansion at a time.
+    fn settle_both<G: Game>(
+        &mut self,
+        g: &G,
+        answers: &mut [Option<bool>; 2],
+    ) -> Result<(), Stopped> {
+        let me = Player::of_ply(g.ply());
+        let attackers = [me, me.other()];
+        self.node_limit = u64::MAX;
+        let mut proofs = [INFINITE; 2];
+        for q in 0..2 {
+            if answers[q].is_none() {
+                proofs[q] = self.root_proof(g, attackers[q]).map_err(|_| Stopped)?;
+            }
+        }
+        let result = loop {
+            let q = match answers {
+                [None, None] => usize::from(proofs[1] < proofs[0]),
+                [None, _] => 0,
+                [_, None] => 1,
+                _ => break Ok(()),
+            };
+            // the other question's number plus one, or no limit once it is settled
+            self.proof_limit = match answers[1 - q] {
+                None => proofs[1 - q].saturating_add(1).min(INFINITE),
+                Some(_) => INFINITE,
+            };
+            match self.attacker_wins(g, attackers[q]) {
+                Ok(wins) => {
+                    answers[q] = Some(wins);
+                    if wins {
+                        break Ok(());
+                    }
+                }
+                Err(Halt::Limit) => proofs[q] = self.proof_limit,
+                Err(Halt::Stopped | Halt::Abandoned) => break Err(Stopped),
+            }
+        };
+        self.proof_limit = INFINITE;
+        result
+    }
+
+    /// Settles the open `answers` to the questions "does `attacker` win from `position`?" in
+    /// turns with doubling node budgets, until all are settled or `enough` says of the answer
+    /// just found that the others are not needed. Each question then costs about what settling
+    /// it costs, and no hard question is searched to the end while an easy one that would have
+    /// been enough waits ([`ProofSearch::best_moves`]' candidates, positions of different
+    /// trees whose proof numbers do not compare).
     pub(super) fn settle_in_turns<G: Game>(
         &mut self,
         questions: &[(G, Player)],
@@ -224,7 +278,8 @@ impl<'t> ProofSearch<'t> {
         }
     }
 
-    /// The question of [`ProofSearch::attacker_wins`] in this thread, until it is settled.
+    /// The question of [`ProofSearch::attacker_wins`] in this thread, until it is settled or
+    /// the root's proof number reaches the proof limit.
     pub(super) fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
@@ -242,8 +297,38 @@ impl<'t> ProofSearch<'t> {
                 let mover_succeeds = phi == 0;
                 return Ok(mover_succeeds == attacker_to_move);
             }
-            self.mid(g, tag, INFINITE, INFINITE)?;
+            // the root's proof number is phi where the attacker moves, else delta
+            let limit = self.proof_limit;
+            let (proof, th_phi, th_delta) = if attacker_to_move {
+                (phi, limit, INFINITE)
+            } else {
+                (delta, INFINITE, limit)
+            };
+            if proof >= limit {
+                return Err(Halt::Limit);
+            }
+            self.mid(g, tag, th_phi, th_delta)?;
         }
+    }
+
+    /// The root's proof number of "does `attacker` win from `g`?": from the table, else from
+    /// the root's first numbers (stored, as [`ProofSearch::attacker_wins_here`] would).
+    fn root_proof<G: Game>(&mut self, g: &G, attacker: Player) -> Result<u32, Halt> {
+        self.attacker = attacker;
+        let tag = self.tag(g);
+        let (phi, delta) = match self.table.probe(tag) {
+            Some(numbers) => numbers,
+            None => {
+                let numbers = self.evaluate(g, tag, false, true)?;
+                self.table.store(tag, numbers.0, numbers.1, 0);
+                numbers
+            }
+        };
+        Ok(if Player::of_ply(g.ply()) == attacker {
+            phi
+        } else {
+            delta
+        })
     }
 
     #[inline]

@@ -84,7 +84,8 @@ pub enum Question {
 enum Halt {
     /// The caller's stop flag.
     Stopped,
-    /// The node limit of one round of [`ProofSearch::value`].
+    /// The node limit of one round of [`ProofSearch::settle_in_turns`], or the proof limit of
+    /// one turn of [`ProofSearch::value`]'s questions.
     Limit,
     /// Another thread of a parallel search ended it (settled the question, or stopped).
     Abandoned,
@@ -111,6 +112,9 @@ pub struct ProofSearch<'t> {
     /// The side whose win the current question asks about.
     attacker: Player,
     node_limit: u64,
+    /// The root's proof number at which the current question pauses (`Halt::Limit`; see
+    /// [`ProofSearch::value`]): [`INFINITE`] except while the two questions share a search.
+    proof_limit: u32,
     /// `k` of the order bias (see [`DEFAULT_ORDER_BIAS`]).
     order_bias: u64,
     stop: Option<&'t AtomicBool>,

@@ -85,6 +85,7 @@ impl<'t> ProofSearch<'t> {
             first_question: None,
             attacker: self.attacker,
             node_limit: share,
+            proof_limit: self.proof_limit,
             order_bias: self.order_bias,
             stop: self.stop,
             progress: self.progress,
