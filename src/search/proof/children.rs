@@ -30,6 +30,16 @@ pub(super) struct ChildCache {
 }
 
 impl ChildCache {
+    /// A cache holding no memory, for the time a search's cache is lent to a worker of a
+    /// parallel search; it must be swapped back before the search expands anything.
+    pub(super) fn stand_in() -> Self {
+        ChildCache {
+            ids: Vec::new(),
+            meta: Vec::new(),
+            lists: Vec::new(),
+        }
+    }
+
     pub(super) fn new() -> Self {
         let slots = 1 << CHILD_CACHE_BITS;
         ChildCache {

@@ -47,6 +47,7 @@ impl<'t> ProofSearch<'t> {
             shared: None,
             zone_guess: None,
             child_cache,
+            helpers: Vec::new(),
             settled: None,
             record_min_work: 0,
             settled_hits: 0,

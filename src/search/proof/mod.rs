@@ -128,6 +128,9 @@ pub struct ProofSearch<'t> {
     zone_guess: Option<u32>,
     /// Recently expanded positions' children (see `ProofSearch::children`).
     child_cache: ChildCache,
+    /// The helper threads' caches and forcing-win searches of a parallel search, kept from
+    /// one question (or turn) to the next (see `ProofSearch::attacker_wins_in_parallel`).
+    helpers: Vec<(ChildCache, ForcingSearch)>,
     /// Results kept beyond this search (the position store), if any (see
     /// [`ProofSearch::with_settled`]).
     settled: Option<&'t dyn Settled>,

@@ -68,9 +68,14 @@ pub(super) fn busy_slot(tag: u64) -> usize {
 }
 
 impl<'t> ProofSearch<'t> {
-    /// A worker of a parallel search: this search's settings, its own forcing-win search and
-    /// counters, `share` of the node budget.
-    fn worker<'s>(&self, shared: &'s Shared, forcing: ForcingSearch, share: u64) -> ProofSearch<'s>
+    /// A worker of a parallel search: this search's settings, its own cache of children,
+    /// forcing-win search and counters, `share` of the node budget.
+    fn worker<'s>(
+        &self,
+        shared: &'s Shared,
+        (child_cache, forcing): (ChildCache, ForcingSearch),
+        share: u64,
+    ) -> ProofSearch<'s>
     where
         't: 's,
     {
@@ -92,7 +97,8 @@ impl<'t> ProofSearch<'t> {
             threads: 1,
             shared: Some(shared),
             zone_guess: self.zone_guess,
-            child_cache: ChildCache::new(),
+            child_cache,
+            helpers: Vec::new(),
             settled: self.settled,
             record_min_work: self.record_min_work,
             settled_hits: 0,
@@ -105,7 +111,12 @@ impl<'t> ProofSearch<'t> {
     }
 
     /// [`ProofSearch::attacker_wins`] with `threads` workers (this thread is one of them); the
-    /// first to settle the question, stop or reach its share of the node limit ends all.
+    /// first to settle the question, stop or reach its share of the node limit ends all. Each
+    /// worker's cache of children and forcing-win search are kept for the next call: this one's
+    /// in the search itself, the helpers' in `helpers`. ([`ProofSearch::value`] calls this once
+    /// a turn; new ones every turn cost their memories' contents, and zeroing 16 MiB caches,
+    /// which the allocator hands back from its heap once one has been freed, took most of the
+    /// time of small solves.)
     pub(super) fn attacker_wins_in_parallel<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let shared = Shared::new();
         let threads = self.threads;
@@ -113,28 +124,39 @@ impl<'t> ProofSearch<'t> {
             u64::MAX => u64::MAX,
             limit => limit.saturating_sub(self.nodes) / threads as u64 + 1,
         };
-        let own_forcing = std::mem::replace(&mut self.forcing, ForcingSearch::stand_in());
-        let (results, own) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    let mut w = self.worker(&shared, own_forcing.fresh(), share);
+        let own = (
+            std::mem::replace(&mut self.child_cache, ChildCache::stand_in()),
+            std::mem::replace(&mut self.forcing, ForcingSearch::stand_in()),
+        );
+        let mut helpers = std::mem::take(&mut self.helpers);
+        helpers.truncate(threads - 1);
+        while helpers.len() < threads - 1 {
+            helpers.push((ChildCache::new(), own.1.fresh()));
+        }
+        let (results, own, helpers) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .map(|parts| {
+                    let mut w = self.worker(&shared, parts, share);
                     scope.spawn(move || {
                         let r = w.attacker_wins_then_end_all(g);
-                        (r, Counts::of(&w))
+                        (r, Counts::of(&w), (w.child_cache, w.forcing))
                     })
                 })
                 .collect();
-            let mut w = self.worker(&shared, own_forcing, share);
+            let mut w = self.worker(&shared, own, share);
             let r = w.attacker_wins_then_end_all(g);
             let mut results = vec![(r, Counts::of(&w))];
-            results.extend(
-                helpers
-                    .into_iter()
-                    .map(|h| h.join().expect("search thread panicked")),
-            );
-            (results, w.forcing)
+            let mut helpers = Vec::with_capacity(running.len());
+            for h in running {
+                let (r, counts, parts) = h.join().expect("search thread panicked");
+                results.push((r, counts));
+                helpers.push(parts);
+            }
+            (results, (w.child_cache, w.forcing), helpers)
         });
-        self.forcing = own;
+        (self.child_cache, self.forcing) = own;
+        self.helpers = helpers;
         let mut answer = Err(Halt::Abandoned);
         for (r, counts) in results {
             counts.add_to(self);
