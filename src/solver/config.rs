@@ -170,7 +170,8 @@ pub struct SolverConfig {
     /// defender lost (Sogo's pairings: a zugzwang), not only in two threats at once.
     #[serde(default)]
     pub zugzwang_lines: bool,
-    /// Proof-number search: settle this question completely first (`None`: the two by their proof numbers).
+    /// Proof-number search: settle this question completely first (`None`: the two chosen by
+    /// their proof numbers).
     pub first: Option<FirstQuestion>,
 }
 
