@@ -1,7 +1,9 @@
 //! The df-pn engine: questions, numbers, expansion.
 
 use super::parallel::busy_slot;
-use super::{ChildCache, Halt, ProofSearch, ProofTable, Question, FAILS, INFINITE, SUCCEEDS};
+use super::{
+    ChildCache, Halt, Numbers, ProofSearch, ProofTable, Question, FAILS, INFINITE, SUCCEEDS,
+};
 use super::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 use crate::game::{Bits, Game, Player};
 use crate::search::negamax::{Searcher, Stopped};
@@ -285,51 +287,42 @@ impl<'t> ProofSearch<'t> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
         self.root_tag = tag;
+        // the root may go on until its proof number reaches the limit
+        let limit = Numbers {
+            proof: self.proof_limit,
+            disproof: INFINITE,
+        };
+        let (th_phi, th_delta) = limit.to_mover(attacker_to_move);
         loop {
-            let (phi, delta) = match self.table.probe(tag) {
-                Some(numbers) => numbers,
-                None => {
-                    let numbers = self.evaluate(g, tag, false, true)?;
-                    self.table.store(tag, numbers.0, numbers.1, 0);
-                    numbers
-                }
-            };
+            let (phi, delta) = self.root_numbers(g, tag)?;
             if phi == 0 || delta == 0 {
                 let mover_succeeds = phi == 0;
                 return Ok(mover_succeeds == attacker_to_move);
             }
-            // the root's proof number is phi where the attacker moves, else delta
-            let limit = self.proof_limit;
-            let (proof, th_phi, th_delta) = if attacker_to_move {
-                (phi, limit, INFINITE)
-            } else {
-                (delta, INFINITE, limit)
-            };
-            if proof >= limit {
+            if Numbers::from_mover(phi, delta, attacker_to_move).proof >= limit.proof {
                 return Err(Halt::Limit);
             }
             self.mid(g, tag, th_phi, th_delta)?;
         }
     }
 
-    /// The root's proof number of "does `attacker` win from `g`?": from the table, else from
-    /// the root's first numbers (stored, as [`ProofSearch::attacker_wins_here`] would).
+    /// The numbers of a question's root `g` (tagged `tag`) for its side to move: from the
+    /// table, else its first numbers, stored (the root is never a child whose parent did so).
+    pub(super) fn root_numbers<G: Game>(&mut self, g: &G, tag: u64) -> Result<(u32, u32), Halt> {
+        if let Some(numbers) = self.table.probe(tag) {
+            return Ok(numbers);
+        }
+        let numbers = self.evaluate(g, tag, false, true)?;
+        self.table.store(tag, numbers.0, numbers.1, 0);
+        Ok(numbers)
+    }
+
+    /// The root's proof number of "does `attacker` win from `g`?" ([`ProofSearch::root_numbers`]).
     fn root_proof<G: Game>(&mut self, g: &G, attacker: Player) -> Result<u32, Halt> {
         self.attacker = attacker;
         let tag = self.tag(g);
-        let (phi, delta) = match self.table.probe(tag) {
-            Some(numbers) => numbers,
-            None => {
-                let numbers = self.evaluate(g, tag, false, true)?;
-                self.table.store(tag, numbers.0, numbers.1, 0);
-                numbers
-            }
-        };
-        Ok(if Player::of_ply(g.ply()) == attacker {
-            phi
-        } else {
-            delta
-        })
+        let (phi, delta) = self.root_numbers(g, tag)?;
+        Ok(Numbers::from_mover(phi, delta, Player::of_ply(g.ply()) == attacker).proof)
     }
 
     #[inline]
@@ -456,11 +449,7 @@ impl<'t> ProofSearch<'t> {
             return;
         };
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
-        let (proof, disproof) = if attacker_to_move {
-            (phi, delta)
-        } else {
-            (delta, phi)
-        };
+        let Numbers { proof, disproof } = Numbers::from_mover(phi, delta, attacker_to_move);
         let numbers = super::RootNumbers {
             proof,
             disproof,

@@ -46,7 +46,7 @@ impl Numbers {
     /// The attacker's numbers from the phi/delta pair of the side to move (phi is the mover's
     /// proof number of his own goal: the attacker's proof number when he is to move, his
     /// disproof number otherwise).
-    fn from_mover(phi: u32, delta: u32, attacker_to_move: bool) -> Numbers {
+    pub(super) fn from_mover(phi: u32, delta: u32, attacker_to_move: bool) -> Numbers {
         if attacker_to_move {
             Numbers {
                 proof: phi,
@@ -57,6 +57,16 @@ impl Numbers {
                 proof: delta,
                 disproof: phi,
             }
+        }
+    }
+
+    /// The phi/delta pair of the side to move from the attacker's numbers (the inverse of
+    /// [`Numbers::from_mover`]).
+    pub(super) fn to_mover(self, attacker_to_move: bool) -> (u32, u32) {
+        if attacker_to_move {
+            (self.proof, self.disproof)
+        } else {
+            (self.disproof, self.proof)
         }
     }
 }
@@ -154,22 +164,11 @@ impl<'t> ProofSearch<'t> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
         self.root_tag = tag;
-        let (phi, delta) = match self.table.probe(tag) {
-            Some(numbers) => numbers,
-            None => {
-                let numbers = self.evaluate(g, tag, false, true)?;
-                self.table.store(tag, numbers.0, numbers.1, 0);
-                numbers
-            }
-        };
+        let (phi, delta) = self.root_numbers(g, tag)?;
         if phi == 0 || delta == 0 {
             return Ok(Some((phi == 0) == attacker_to_move));
         }
-        let (th_phi, th_delta) = if attacker_to_move {
-            (thresholds.proof, thresholds.disproof)
-        } else {
-            (thresholds.disproof, thresholds.proof)
-        };
+        let (th_phi, th_delta) = thresholds.to_mover(attacker_to_move);
         let th_phi = th_phi.max(phi.saturating_add(1)).min(INFINITE);
         let th_delta = th_delta.max(delta.saturating_add(1)).min(INFINITE);
         let (phi, delta) = self.mid(g, tag, th_phi, th_delta)?;
