@@ -55,6 +55,16 @@ pub struct CheckArgs {
     /// Stop the walk after this many positions (0 = walk all).
     #[arg(long, default_value_t = 0)]
     max_positions: u64,
+    /// Check only the proof of the walk's start: its stored value and, recursively, the
+    /// children's entries that justify it (for a win one refuted child, for a loss every child),
+    /// not everything else the table holds. Exit status 1 if the start has no stored value.
+    #[arg(long)]
+    proof: bool,
+    /// Walk from this position instead of the table's recorded start (moves from the empty
+    /// board, or `0xWHITE:0xBLACK` for the 4x4x4 games): e.g. one reply whose proof a table
+    /// shared by several solves holds.
+    #[arg(long, value_name = "POSITION")]
+    from: Option<String>,
     /// Memory for the independent search used by the checks.
     #[arg(long, default_value = "256M")]
     mem: String,
@@ -210,30 +220,52 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
                     m.variant
                 ))
             })?;
-            let start = Connect4::from_moves(w, h, &m.start).map_err(|e| {
+            let start = Connect4::from_moves(w, h, start_text(a, &m)).map_err(|e| {
                 CliError::BadInput(format!(
-                    "{}: recorded start '{}': {e}",
+                    "{}: {} '{}': {e}",
                     a.dir.display(),
-                    m.start
+                    start_label(a),
+                    start_text(a, &m)
                 ))
             })?;
-            let report = check::walk(&start, &lookup, mem, a.max_positions);
-            if a.direct_max_empty > 0 && w * (h + 1) <= 62 {
+            let report = check::walk(&start, &lookup, mem, scope(a), a.max_positions);
+            if !a.proof && a.direct_max_empty > 0 && w * (h + 1) <= 62 {
                 failures += direct_connect4(&runs, w, h, a.direct_max_empty, mem);
             }
             report
         }
         name => cube_walk(a, &m, name, &lookup, mem)?,
     };
-    println!(
-        "walk from '{}': {} positions with entries (the table holds {keys} entries; those below positions without one, such as the subtrees of a question left open, are not reached), {} values justified ({} children by their entries, {} by search){}",
-        m.start,
-        report.positions,
-        report.justified,
-        report.by_entry,
-        report.by_search,
-        if report.truncated { ", stopped at --max-positions" } else { "" }
-    );
+    let stopped = if report.truncated {
+        ", stopped at --max-positions: the proof is not checked in full"
+    } else {
+        ""
+    };
+    if a.proof {
+        let values: Vec<&str> = report.start_values.iter().map(|v| v.name()).collect();
+        println!(
+            "proof of '{}' ({}): {} positions with entries on it (of {keys} in the table), {} values justified ({} children by their entries, {} by search){stopped}",
+            start_text(a, &m),
+            if values.is_empty() { "no stored value".to_string() } else { values.join("+") },
+            report.positions,
+            report.justified,
+            report.by_entry,
+            report.by_search,
+        );
+        if report.start_values.is_empty() {
+            println!("FAIL the start has no stored value: there is no proof to check");
+            failures += 1;
+        }
+    } else {
+        println!(
+            "walk from '{}': {} positions with entries (the table holds {keys} entries; those below positions without one, such as the subtrees of a question left open, are not reached), {} values justified ({} children by their entries, {} by search){stopped}",
+            start_text(a, &m),
+            report.positions,
+            report.justified,
+            report.by_entry,
+            report.by_search,
+        );
+    }
     for line in &report.failure_lines {
         println!("FAIL {line}");
     }
@@ -258,11 +290,37 @@ pub(super) fn runs_lookup(runs: &[Run]) -> impl Fn(Key) -> Knowledge + '_ {
     }
 }
 
+/// Where a check's walk starts: `--from`, else the table's recorded start.
+fn start_text<'a>(a: &'a CheckArgs, m: &'a Manifest) -> &'a str {
+    a.from.as_deref().unwrap_or(&m.start)
+}
+
+/// How an error names the walk's start.
+fn start_label(a: &CheckArgs) -> &'static str {
+    if a.from.is_some() {
+        "--from"
+    } else {
+        "recorded start"
+    }
+}
+
+/// Which values the check justifies.
+fn scope(a: &CheckArgs) -> check::Scope {
+    if a.proof {
+        check::Scope::Proof
+    } else {
+        check::Scope::Everything
+    }
+}
+
 /// The recorded start of a 4x4x4 table, keyed as the table was (`keys`).
 pub(super) fn cube_start(spec: GameSpec, m: &Manifest, keys: KeyMode) -> Result<Cube, String> {
-    <Cube as Solvable>::parse(spec, &m.start, m.hash_seed)
-        .map(|g| g.keyed(m.hash_seed, keys))
-        .map_err(|e| format!("recorded start: {e}"))
+    cube_position(spec, m, &m.start, keys).map_err(|e| format!("recorded start: {e}"))
+}
+
+/// A 4x4x4 position of the table's game, keyed as the table was (`keys`).
+fn cube_position(spec: GameSpec, m: &Manifest, text: &str, keys: KeyMode) -> Result<Cube, String> {
+    <Cube as Solvable>::parse(spec, text, m.hash_seed).map(|g| g.keyed(m.hash_seed, keys))
 }
 
 /// The independent judge of the checks: the game's solver with its defaults, one thread,
@@ -297,7 +355,8 @@ fn cube_walk(
     let known = spec
         .store_key_mode(m)
         .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
-    let start = cube_start(spec, m, known).map_err(bad)?;
+    let start = cube_position(spec, m, start_text(a, m), known)
+        .map_err(|e| bad(format!("{} '{}': {e}", start_label(a), start_text(a, m))))?;
     let mut solver = sound_solver(spec, mem as u64, m.hash_seed);
     // a budget of 20 ms doubling with each level (the solver keeps what it proved between tries)
     let mut sound_value = |c: &Cube, level: Option<u32>| {
@@ -320,7 +379,14 @@ fn cube_walk(
     } else {
         &exact
     };
-    let report = check::walk_deciding(&start, lookup, identity, &mut decide, a.max_positions);
+    let report = check::walk_deciding(
+        &start,
+        lookup,
+        identity,
+        &mut decide,
+        scope(a),
+        a.max_positions,
+    );
     if report.failures > 0 {
         let mut p = start;
         let mut names = Vec::new();
@@ -413,6 +479,8 @@ mod tests {
             dir: dir.to_path_buf(),
             direct_max_empty: 20,
             max_positions: 0,
+            proof: false,
+            from: None,
             mem: "16M".into(),
         })
     }
@@ -507,6 +575,8 @@ mod tests {
             dir: dir.to_path_buf(),
             direct_max_empty: 0,
             max_positions: 0,
+            proof: false,
+            from: None,
             mem: "1M".into(),
         })
     }

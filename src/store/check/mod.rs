@@ -11,6 +11,12 @@
 //! - [`connect4_from_key`] (Connect Four, exact keys; `check/connect4.rs`): every entry decodes
 //!   back to a position, which can be solved directly and compared.
 //!
+//! Either walk can be narrowed to a proof ([`Scope::Proof`]): the start's own stored value and,
+//! recursively, only the children's entries its justification rests on. That is the proof tree
+//! of one value (for a won position one refuted child, for a lost one every child), far smaller
+//! than everything a long search stored beside it, so one result of a large shared table can be
+//! re-checked alone.
+//!
 //! The walk needs only [`Game`] and a way to decide children ([`walk_deciding`]), so it serves
 //! every game (the 4x4x4 games decide children by their own proof search); the direct check exists
 //! where keys are exact, i.e. Connect Four.
@@ -44,6 +50,8 @@ pub struct CheckReport {
     /// The moves from the start to a shallowest position whose stored value failed (empty if
     /// none failed, or the start did).
     pub first_failure_line: Vec<u64>,
+    /// The start's stored values (normalised; empty if it has none).
+    pub start_values: Vec<Value>,
 }
 
 impl CheckReport {
@@ -53,6 +61,18 @@ impl CheckReport {
             self.failure_lines.push(line);
         }
     }
+}
+
+/// Which stored values a walk justifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every position with an entry reachable from the start (through at most `WALK_GAP` plies
+    /// without entries in a row).
+    Everything,
+    /// The start's stored values and, recursively, the children's entries their justification
+    /// uses: a proof tree. Sound by induction on the empty cells: each visited value follows from
+    /// immediate facts, fresh searches, and entries that are themselves visited and justified.
+    Proof,
 }
 
 /// Decides for a child without an entry whether its score (for its side to move) is `<= t`
@@ -93,8 +113,16 @@ impl<G: Game> Judge<'_, G> {
         (self.decide)(c, t, at_most, level)
     }
 
-    /// Whether value `v` stored for `p` follows from its children.
-    fn justify(&mut self, p: &G, v: Value, report: &mut CheckReport) -> bool {
+    /// Whether value `v` stored for `p` follows from its children. The children whose entries
+    /// it relies on go to `used` with their moves (a won position: the one refuted child it
+    /// found, if by entry; a lost one: every child settled by entry), for [`Scope::Proof`].
+    fn justify(
+        &mut self,
+        p: &G,
+        v: Value,
+        report: &mut CheckReport,
+        used: &mut Vec<(u64, G)>,
+    ) -> bool {
         // "exists a move whose result for the mover is >= t" (Win: t = 1, AtLeastDraw: t = 0)
         // or "every move's result is <= t" (Loss: t = -1, AtMostDraw: t = 0)
         let (exists, t) = match v {
@@ -108,12 +136,14 @@ impl<G: Game> Judge<'_, G> {
             let ((lo, hi), child) = self.via_entries(p, mv);
             if exists && lo as i32 >= t {
                 report.by_entry += 1;
+                used.extend(child.map(|c| (mv, c)));
                 return true;
             }
             if !exists && hi as i32 > t {
                 pending.push(child);
             } else if !exists {
                 report.by_entry += 1;
+                used.extend(child.map(|c| (mv, c)));
             } else if hi as i32 >= t {
                 pending.push(child);
             }
@@ -152,26 +182,42 @@ impl<G: Game> Judge<'_, G> {
     }
 }
 
-/// Walks from `start` through every position that has an entry (at most `max_positions` of
-/// them, 0 = no limit) and justifies each stored value by the children. `lookup` reads the table;
-/// children without a deciding entry are searched by alpha-beta with a memory table of
-/// `search_mem` bytes.
+/// Walks from `start` through every position that has an entry, or only the proof of the
+/// start's value (`scope`), at most `max_positions` of them (0 = no limit), and justifies each
+/// stored value by the children. `lookup` reads the table; children without a deciding entry
+/// are searched by alpha-beta with a memory table of `search_mem` bytes.
 pub fn walk<G: Game>(
     start: &G,
     lookup: &dyn Fn(Key) -> Knowledge,
     search_mem: usize,
+    scope: Scope,
     max_positions: u64,
 ) -> CheckReport {
     let table = MemoryTable::with_bytes(search_mem);
-    let mut decide = |c: &G, t: i32, at_most: bool, _level: u32| {
-        let mut s = Unstoppable::new(&table, Options::default());
+    let mut decide = by_alpha_beta(&table);
+    walk_deciding(
+        start,
+        lookup,
+        &|g: &G| g.id(),
+        &mut decide,
+        scope,
+        max_positions,
+    )
+}
+
+/// [`walk`]'s way to decide children: alpha-beta null-window tests with `table` (budgets do
+/// not apply: it always answers).
+fn by_alpha_beta<G: Game>(
+    table: &MemoryTable,
+) -> impl FnMut(&G, i32, bool, u32) -> Option<bool> + '_ {
+    move |c: &G, t: i32, at_most: bool, _level: u32| {
+        let mut s = Unstoppable::new(table, Options::default());
         Some(if at_most {
             s.negamax(c, t, t + 1) <= t
         } else {
             s.negamax(c, t - 1, t) >= t
         })
-    };
-    walk_deciding(start, lookup, &|g: &G| g.id(), &mut decide, max_positions)
+    }
 }
 
 /// [`walk`] with the search for children without entries given: games whose children near the
@@ -181,35 +227,107 @@ pub fn walk_deciding<G: Game>(
     lookup: &dyn Fn(Key) -> Knowledge,
     identity: Identity<'_, G>,
     decide: Decide<'_, G>,
+    scope: Scope,
     max_positions: u64,
 ) -> CheckReport {
+    let start_values = match lookup(start.key()).normalised() {
+        Ok(k) => k.values().collect(),
+        Err(_) => Vec::new(),
+    };
     let mut judge = Judge { lookup, decide };
-    let mut report = CheckReport::default();
+    let mut report = CheckReport {
+        start_values,
+        ..CheckReport::default()
+    };
+    if scope == Scope::Proof {
+        walk_proof(start, &mut judge, identity, max_positions, &mut report);
+        return report;
+    }
     report.truncated = walk_entries(start, lookup, identity, max_positions, &mut |p, k, line| {
-        report.positions += 1;
-        let failures = report.failures;
-        match k.normalised() {
-            Err(c) => report.fail(format!("key {:#x}: stored as {c}", p.key())),
-            Ok(k) => {
-                for v in k.values() {
-                    if judge.justify(p, v, &mut report) {
-                        report.justified += 1;
-                    } else {
-                        report.fail(format!(
-                            "key {:#x} (ply {}): stored {v}, not justified by its children",
-                            p.key(),
-                            p.ply()
-                        ));
-                    }
-                }
-            }
-        }
-        if failures == 0 && report.failures > 0 {
+        let before = report.failures;
+        judge.justify_entry(p, k, &mut report, &mut Vec::new());
+        if before == 0 && report.failures > 0 {
             report.first_failure_line = line();
         }
         true
     });
     report
+}
+
+impl<G: Game> Judge<'_, G> {
+    /// Justifies every value of entry `k` stored for `p`, counting in `report`; the children
+    /// their justifications rely on go to `used`. Returns whether all were justified.
+    fn justify_entry(
+        &mut self,
+        p: &G,
+        k: Knowledge,
+        report: &mut CheckReport,
+        used: &mut Vec<(u64, G)>,
+    ) -> bool {
+        report.positions += 1;
+        let k = match k.normalised() {
+            Ok(k) => k,
+            Err(c) => {
+                report.fail(format!("key {:#x}: stored as {c}", p.key()));
+                return false;
+            }
+        };
+        let mut all = true;
+        for v in k.values() {
+            if self.justify(p, v, report, used) {
+                report.justified += 1;
+            } else {
+                all = false;
+                report.fail(format!(
+                    "key {:#x} (ply {}): stored {v}, not justified by its children",
+                    p.key(),
+                    p.ply()
+                ));
+            }
+        }
+        all
+    }
+}
+
+/// [`Scope::Proof`]: breadth first from `start`, each position's stored values justified and
+/// only the children's entries they rely on visited next (each position once by its
+/// `identity`). A start without an entry has nothing to prove: the report then has no positions.
+fn walk_proof<G: Game>(
+    start: &G,
+    judge: &mut Judge<'_, G>,
+    identity: Identity<'_, G>,
+    max_positions: u64,
+    report: &mut CheckReport,
+) {
+    let mut seen = HashSet::from([identity(start)]);
+    // how each queued position was reached: (parent's index, move)
+    let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
+    let mut queue = std::collections::VecDeque::from([(*start, 0usize)]);
+    let mut used = Vec::new();
+    while let Some((p, at)) = queue.pop_front() {
+        let k = (judge.lookup)(p.key());
+        if k.is_empty() {
+            continue; // only the start can be without an entry here
+        }
+        if max_positions > 0 && report.positions >= max_positions {
+            report.truncated = true;
+            break;
+        }
+        used.clear();
+        let before = report.failures;
+        if !judge.justify_entry(&p, k, report, &mut used) {
+            if before == 0 {
+                report.first_failure_line = line_to(&reached, at);
+            }
+            continue;
+        }
+        for &(mv, c) in &used {
+            if seen.insert(identity(&c)) {
+                reached.push((at, mv));
+                queue.push_back((c, reached.len() - 1));
+            }
+        }
+    }
 }
 
 /// What the walk treats as the same position ([`walk_entries`] visits each once): the exact
@@ -296,3 +414,161 @@ fn line_to(reached: &[(usize, u64)], mut at: usize) -> Vec<u64> {
 /// whose children were expensive (found proved in another branch), so stored positions are not
 /// always next to each other; each ply of gap costs a table look-up per move.
 const WALK_GAP: u32 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Connect4;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    const MEM: usize = 16 << 20;
+
+    /// The sign of `p`'s score for its mover, by the null-window tests the walk uses.
+    fn sign(p: &Connect4, table: &MemoryTable) -> i32 {
+        let mut decide = by_alpha_beta(table);
+        if decide(p, 1, false, 0) == Some(true) {
+            1
+        } else if decide(p, -1, true, 0) == Some(true) {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// What an honest table stores for a score of sign `v`.
+    fn knowledge(v: i32) -> Knowledge {
+        match v {
+            1 => Knowledge::NONE.with(Value::Win),
+            -1 => Knowledge::NONE.with(Value::Loss),
+            _ => Knowledge::NONE
+                .with(Value::AtLeastDraw)
+                .with(Value::AtMostDraw),
+        }
+    }
+
+    /// Every position of the first `plies` plies of `p`'s game with its true sign, keyed.
+    fn honest(p: &Connect4, plies: u32, table: &MemoryTable, out: &mut HashMap<Key, i32>) {
+        if p.ply() >= p.max_ply() || out.contains_key(&p.key()) {
+            return;
+        }
+        out.insert(p.key(), sign(p, table));
+        if plies == 0 || p.winning_moves() != 0 {
+            return;
+        }
+        for mv in Bits(p.playable()) {
+            let mut c = *p;
+            c.play(mv);
+            honest(&c, plies - 1, table, out);
+        }
+    }
+
+    /// One walk of a table of true values with `lies` planted: its report, the keys it read
+    /// and the keys of the positions it visited.
+    fn walk_with(
+        start: &Connect4,
+        values: &HashMap<Key, i32>,
+        lies: &HashMap<Key, Knowledge>,
+        scope: Scope,
+    ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
+        let (read, visited) = (RefCell::new(HashSet::new()), RefCell::new(HashSet::new()));
+        let lookup = |key: Key| {
+            read.borrow_mut().insert(key);
+            match lies.get(&key) {
+                Some(&k) => k,
+                None => values.get(&key).map_or(Knowledge::NONE, |&v| knowledge(v)),
+            }
+        };
+        // the walk asks every position it queues (and so visits) for its identity
+        let identity = |g: &Connect4| {
+            visited.borrow_mut().insert(g.key());
+            g.id()
+        };
+        let table = MemoryTable::with_bytes(MEM);
+        let mut decide = by_alpha_beta(&table);
+        let report = walk_deciding(start, &lookup, &identity, &mut decide, scope, 0);
+        (report, read.into_inner(), visited.into_inner())
+    }
+
+    /// The proof walk justifies the start's value by what it rests on only. On an honest table it
+    /// passes, visiting fewer positions than the full walk; a lie it never reads fails the full
+    /// walk and not the proof; a lie that the proof comes to rest on (a won position's child
+    /// falsely stored as lost, so taken as its refutation) fails it.
+    #[test]
+    fn a_proof_walk_checks_the_start_and_only_what_it_rests_on() {
+        let table = MemoryTable::with_bytes(MEM);
+        // 6x4 is lost for the first player: its empty board (a loss: every child is on the
+        // proof) and its position after one move (a win: one refutation is)
+        let empty = Connect4::new(6, 4).unwrap();
+        let mut one_move = empty;
+        one_move.play(Bits(empty.playable()).nth(2).unwrap());
+        for start in [empty, one_move] {
+            let ply = start.ply(); // names the case in messages
+            let mut values = HashMap::new();
+            honest(&start, 4, &table, &mut values);
+            let none = HashMap::new();
+            let (all, ..) = walk_with(&start, &values, &none, Scope::Everything);
+            let (proof, read, visited) = walk_with(&start, &values, &none, Scope::Proof);
+            assert_eq!((all.failures, proof.failures), (0, 0), "ply {ply}");
+            let start_value = values[&start.key()];
+            assert_ne!(start_value, 0, "ply {ply}: a decided start");
+            assert_eq!(
+                proof.start_values,
+                knowledge(start_value).values().collect::<Vec<_>>()
+            );
+            assert!(
+                0 < proof.positions && proof.positions < all.positions,
+                "ply {ply}: proof {} positions, all {}",
+                proof.positions,
+                all.positions
+            );
+
+            // off the proof: a stored position the proof walk never read
+            let (&off, &v) = values
+                .iter()
+                .filter(|(k, _)| !read.contains(k))
+                .min_by_key(|(k, _)| **k)
+                .expect("positions off the proof");
+            let lies = HashMap::from([(off, knowledge(if v == 1 { -1 } else { 1 }))]);
+            let (all, ..) = walk_with(&start, &values, &lies, Scope::Everything);
+            let (proof, ..) = walk_with(&start, &values, &lies, Scope::Proof);
+            assert!(all.failures > 0, "ply {ply}: the full walk misses a lie");
+            assert_eq!(proof.failures, 0, "ply {ply}: {:?}", proof.failure_lines);
+
+            // on the proof: a child of a visited won position falsely stored as lost
+            let mut rested_on = 0;
+            let mut frontier = vec![start];
+            while let Some(p) = frontier.pop() {
+                if p.winning_moves() != 0 || !values.contains_key(&p.key()) {
+                    continue;
+                }
+                for mv in Bits(p.playable()) {
+                    let mut c = p;
+                    c.play(mv);
+                    if values.get(&c.key()).is_some_and(|&v| v >= 0) {
+                        frontier.push(c);
+                    }
+                    let won = visited.contains(&p.key()) && values[&p.key()] == 1;
+                    if !won || values.get(&c.key()).is_none_or(|&v| v == -1) {
+                        continue;
+                    }
+                    let lies = HashMap::from([(c.key(), knowledge(-1))]);
+                    let (proof, _, visited) = walk_with(&start, &values, &lies, Scope::Proof);
+                    if visited.contains(&c.key()) {
+                        rested_on += 1;
+                        assert!(
+                            proof.failures > 0,
+                            "ply {ply}: a lie the proof rests on passes"
+                        );
+                    }
+                }
+            }
+            assert!(rested_on > 0, "ply {ply}: no lie the proof rests on");
+
+            // no stored value at the start: nothing to prove
+            let empty = walk(&start, &|_| Knowledge::NONE, MEM, Scope::Proof, 0);
+            assert_eq!((empty.positions, empty.justified), (0, 0));
+            assert!(empty.start_values.is_empty());
+        }
+    }
+}

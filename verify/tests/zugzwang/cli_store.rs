@@ -496,7 +496,9 @@ fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
 
 /// A table made for the empty board (a solve stopped at once) that then keeps the results of a
 /// 20-stone preset: its entries lie far deeper than the walk from the start reaches, so `table
-/// check` passes the files but says that no value was justified, instead of a bare OK.
+/// check` passes the files but says that no value was justified, instead of a bare OK. `--from`
+/// the preset reaches them, and `--proof --from` checks the preset's own value alone; `--proof`
+/// where nothing is stored fails, and a bad `--from` is one line of bad input.
 #[test]
 fn table_check_says_when_it_justified_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -524,6 +526,46 @@ fn table_check_says_when_it_justified_nothing() {
     assert!(
         out.contains("OK as files; no stored value is reachable from the start"),
         "{out}"
+    );
+
+    let check = |args: &[&str]| {
+        let o = zugzwang()
+            .args(["table", "check", "--mem", "64M"])
+            .args(args)
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            o,
+        )
+    };
+    let p0_20 = "0x0000042000808e38:0x00000040046031c1";
+    let (code, out, _) = check(&["--from", p0_20]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(&format!("walk from '{p0_20}'")), "{out}");
+    assert!(!out.contains(" 0 values justified"), "{out}");
+    let (code, out, _) = check(&["--proof", "--from", p0_20]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&format!("proof of '{p0_20}' (loss): ")),
+        "{out}"
+    );
+    assert!(out.contains("\nOK in "), "{out}");
+    let (code, out, _) = check(&["--proof"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("proof of '' (no stored value)")
+            && out.contains("FAIL the start has no stored value"),
+        "{out}"
+    );
+    let (code, _, o) = check(&["--from", "e9"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr_line(&o).contains("--from 'e9'"),
+        "{}",
+        stderr_line(&o)
     );
 }
 
