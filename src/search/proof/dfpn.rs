@@ -45,6 +45,7 @@ impl<'t> ProofSearch<'t> {
             order_bias: DEFAULT_ORDER_BIAS,
             stop: None,
             progress: None,
+            unreported: 0,
             threads: 1,
             shared: None,
             zone_guess: None,
@@ -413,6 +414,7 @@ impl<'t> ProofSearch<'t> {
                 let r = searcher.negamax(g, alpha, beta).map_err(|_| Halt::Stopped);
                 self.forcing = searcher.take_forcing().expect("lent above");
                 self.endgame_nodes += searcher.nodes;
+                self.count_for_progress(searcher.nodes);
                 let v = r?;
                 let attacker_wins = if attacker_to_move { v > 0 } else { v < 0 };
                 let mover_succeeds = attacker_wins == attacker_to_move;
@@ -458,13 +460,25 @@ impl<'t> ProofSearch<'t> {
         report.publish(numbers, super::RootMoves::of_children(children));
     }
 
+    /// Counts `n` nodes for the progress counter, telling it once a [`TICK`] has gathered;
+    /// returns whether it told it (time to look at the stop flag too).
+    #[inline]
+    pub(super) fn count_for_progress(&mut self, n: u64) -> bool {
+        self.unreported += n;
+        if self.unreported < TICK {
+            return false;
+        }
+        if let Some(counter) = self.progress {
+            counter.fetch_add(self.unreported, Ordering::Relaxed);
+        }
+        self.unreported = 0;
+        true
+    }
+
     #[inline]
     pub(super) fn tick(&mut self) -> Result<(), Halt> {
         self.nodes += 1;
-        if self.nodes % TICK == 0 {
-            if let Some(counter) = self.progress {
-                counter.fetch_add(TICK, Ordering::Relaxed);
-            }
+        if self.count_for_progress(1) {
             if let Some(flag) = self.stop {
                 if flag.load(Ordering::Relaxed) {
                     return Err(Halt::Stopped);

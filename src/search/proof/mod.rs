@@ -119,6 +119,9 @@ pub struct ProofSearch<'t> {
     order_bias: u64,
     stop: Option<&'t AtomicBool>,
     progress: Option<&'t AtomicU64>,
+    /// Nodes (expansions and endgame nodes) not yet added to `progress`, which is told every
+    /// few thousand and so counts what the answer's node count counts.
+    unreported: u64,
     /// Threads per question (see [`ProofSearch::with_threads`]).
     threads: usize,
     /// Set in the workers of a parallel search only.

@@ -36,6 +36,7 @@ struct Counts {
     settled_hits: u64,
     recorded: u64,
     replay_proofs: u64,
+    unreported: u64,
 }
 
 impl Counts {
@@ -48,6 +49,7 @@ impl Counts {
             settled_hits: w.settled_hits,
             recorded: w.recorded,
             replay_proofs: w.replay_proofs,
+            unreported: w.unreported,
         }
     }
 
@@ -59,6 +61,8 @@ impl Counts {
         s.settled_hits += self.settled_hits;
         s.recorded += self.recorded;
         s.replay_proofs += self.replay_proofs;
+        // a worker's last nodes not yet shown
+        s.count_for_progress(self.unreported);
     }
 }
 
@@ -94,6 +98,7 @@ impl<'t> ProofSearch<'t> {
             order_bias: self.order_bias,
             stop: self.stop,
             progress: self.progress,
+            unreported: 0,
             threads: 1,
             shared: Some(shared),
             zone_guess: self.zone_guess,
