@@ -497,8 +497,9 @@ fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
 /// A table made for the empty board (a solve stopped at once) that then keeps the results of a
 /// 20-stone preset: its entries lie far deeper than the walk from the start reaches, so `table
 /// check` passes the files but says that no value was justified, instead of a bare OK. `--from`
-/// the preset reaches them, and `--proof --from` checks the preset's own value alone; `--proof`
-/// where nothing is stored fails, and a bad `--from` is one line of bad input.
+/// the preset reaches them, and `--proof --from` checks the preset's own value alone (a check
+/// stopped by `--max-positions` says so); `--proof` where nothing is stored fails, and a bad
+/// `--from` is one line of bad input.
 #[test]
 fn table_check_says_when_it_justified_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -553,6 +554,12 @@ fn table_check_says_when_it_justified_nothing() {
         "{out}"
     );
     assert!(out.contains("\nOK in "), "{out}");
+    let (code, out, _) = check(&["--proof", "--from", p0_20, "--max-positions", "1"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("1 values justified") && out.contains("\nOK as far as checked"),
+        "{out}"
+    );
     let (code, out, _) = check(&["--proof"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(
