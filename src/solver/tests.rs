@@ -204,7 +204,8 @@ fn the_running_count_of_nodes_is_the_answers() {
             .solve_position(&g, Question::Value, None, &control)
             .unwrap();
         let slack = 4096 * threads as u64;
-        assert!(r.nodes > 100 * slack, "{threads} threads: {}", r.nodes);
+        // (two threads vary run to run: 0.8 M to 1 M nodes seen)
+        assert!(r.nodes > 20 * slack, "{threads} threads: {}", r.nodes);
         assert!(
             control.nodes() <= r.nodes && r.nodes - control.nodes() <= slack,
             "{threads} threads: shown {}, answer {}",
