@@ -180,6 +180,39 @@ impl<G: Game> Judge<'_, G> {
         }
         !exists
     }
+
+    /// Justifies every value of entry `k` stored for `p`, counting in `report`; the children
+    /// their justifications rely on go to `used`. Returns whether all were justified.
+    fn justify_entry(
+        &mut self,
+        p: &G,
+        k: Knowledge,
+        report: &mut CheckReport,
+        used: &mut Vec<(u64, G)>,
+    ) -> bool {
+        report.positions += 1;
+        let k = match k.normalised() {
+            Ok(k) => k,
+            Err(c) => {
+                report.fail(format!("key {:#x}: stored as {c}", p.key()));
+                return false;
+            }
+        };
+        let mut all = true;
+        for v in k.values() {
+            if self.justify(p, v, report, used) {
+                report.justified += 1;
+            } else {
+                all = false;
+                report.fail(format!(
+                    "key {:#x} (ply {}): stored {v}, not justified by its children",
+                    p.key(),
+                    p.ply()
+                ));
+            }
+        }
+        all
+    }
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
@@ -243,50 +276,17 @@ pub fn walk_deciding<G: Game>(
         walk_proof(start, &mut judge, identity, max_positions, &mut report);
         return report;
     }
+    let mut used = Vec::new(); // the full walk follows every child anyway
     report.truncated = walk_entries(start, lookup, identity, max_positions, &mut |p, k, line| {
         let before = report.failures;
-        judge.justify_entry(p, k, &mut report, &mut Vec::new());
+        used.clear();
+        judge.justify_entry(p, k, &mut report, &mut used);
         if before == 0 && report.failures > 0 {
             report.first_failure_line = line();
         }
         true
     });
     report
-}
-
-impl<G: Game> Judge<'_, G> {
-    /// Justifies every value of entry `k` stored for `p`, counting in `report`; the children
-    /// their justifications rely on go to `used`. Returns whether all were justified.
-    fn justify_entry(
-        &mut self,
-        p: &G,
-        k: Knowledge,
-        report: &mut CheckReport,
-        used: &mut Vec<(u64, G)>,
-    ) -> bool {
-        report.positions += 1;
-        let k = match k.normalised() {
-            Ok(k) => k,
-            Err(c) => {
-                report.fail(format!("key {:#x}: stored as {c}", p.key()));
-                return false;
-            }
-        };
-        let mut all = true;
-        for v in k.values() {
-            if self.justify(p, v, report, used) {
-                report.justified += 1;
-            } else {
-                all = false;
-                report.fail(format!(
-                    "key {:#x} (ply {}): stored {v}, not justified by its children",
-                    p.key(),
-                    p.ply()
-                ));
-            }
-        }
-        all
-    }
 }
 
 /// [`Scope::Proof`]: breadth first from `start`, each position's stored values justified and
