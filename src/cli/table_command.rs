@@ -69,6 +69,12 @@ pub struct CheckArgs {
     /// Memory for the independent search used by the checks.
     #[arg(long, default_value = "256M")]
     mem: String,
+    /// With --proof: keep the positions justified so far in FILE (made if missing) and go on
+    /// from it, so that a check stopped at any moment (a kill, a session's end) resumes where
+    /// it was. A journal speaks for one state of the table: once the table has changed, it is
+    /// refused, and a new one starts over.
+    #[arg(long, value_name = "FILE", requires = "proof")]
+    journal: Option<PathBuf>,
 }
 
 /// Runs a `table` subcommand.
@@ -212,6 +218,28 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         println!("across runs: no contradictions ({keys} normalised entries)");
     }
     let lookup = runs_lookup(&runs);
+    let mut journal = match &a.journal {
+        Some(path) => Some(open_journal(path, a, &m, &runs)?),
+        None => None,
+    };
+    let mut next_report = PROGRESS_EVERY;
+    let mut progress = |r: &CheckReport, queued: usize| {
+        if t0.elapsed() >= next_report {
+            next_report += PROGRESS_EVERY;
+            eprintln!(
+                "[{:>8.0} s] proof check: {} positions justified ({} from the journal), {} queued, {} children searched",
+                t0.elapsed().as_secs_f64(),
+                r.positions,
+                r.from_journal,
+                queued,
+                r.by_search
+            );
+        }
+    };
+    let aids = check::WalkAids {
+        journal: journal.as_mut(),
+        progress: Some(&mut progress),
+    };
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
             let (w, h) = connect4_size(&m.variant).ok_or_else(|| {
@@ -229,13 +257,25 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
                     start_text(a, &m)
                 ))
             })?;
-            let report = check::walk(&start, &lookup, mem, scope(a), a.max_positions);
+            let report = check::walk(&start, &lookup, mem, scope(a), a.max_positions, aids);
             if !a.proof && a.direct_max_empty > 0 && w * (h + 1) <= 62 {
                 failures += direct_connect4(&runs, w, h, a.direct_max_empty, mem);
             }
             report
         }
-        name => cube_walk(a, &m, name, &lookup, mem)?,
+        name => cube_walk(a, &m, name, &lookup, mem, aids)?,
+    };
+    let journal_note = match &journal {
+        Some(j) => {
+            if let Some(e) = j.error() {
+                eprintln!("warning: the journal could not be written: {e}");
+            }
+            format!(
+                "; {} of them justified by an earlier check (its journal held {})",
+                report.from_journal, j.loaded
+            )
+        }
+        None => String::new(),
     };
     let justified = format!(
         "{} values justified ({} children by their entries, {} by search){}",
@@ -251,7 +291,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     if a.proof {
         let values: Vec<&str> = report.start_values.iter().map(|v| v.name()).collect();
         println!(
-            "proof of '{}' ({}): {} positions with entries on it (of {keys} in the table), {justified}",
+            "proof of '{}' ({}): {} positions with entries on it (of {keys} in the table), {justified}{journal_note}",
             start_text(a, &m),
             if values.is_empty() { "no stored value".to_string() } else { values.join("+") },
             report.positions,
@@ -284,6 +324,34 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     };
     println!("{verdict} in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// How often a check reports its progress (on stderr).
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// The journal `path` of a proof check (`--journal`), for this state of the table: its game,
+/// keys and start, and its runs by name and size (runs are never rewritten, a merge makes new
+/// ones), so that a journal of the table before it changed is refused.
+fn open_journal(
+    path: &Path,
+    a: &CheckArgs,
+    m: &Manifest,
+    runs: &[Run],
+) -> Result<check::Journal, CliError> {
+    let runs: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{}:{}", name(r), r.len()))
+        .collect();
+    let description = format!(
+        "proof of '{}' in {} {} hash seed {}; runs {}",
+        start_text(a, m),
+        m.game,
+        m.variant,
+        m.hash_seed,
+        runs.join(",")
+    );
+    check::Journal::open(path, &description)
+        .map_err(|e| CliError::BadInput(format!("--journal {}: {e}", path.display())))
 }
 
 /// What the runs together know about a key.
@@ -352,6 +420,7 @@ fn cube_walk(
     name: &str,
     lookup: &dyn Fn(Key) -> Knowledge,
     mem: usize,
+    aids: check::WalkAids<'_>,
 ) -> Result<CheckReport, CliError> {
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
     let spec = GameSpec::from_name(name, None)
@@ -390,6 +459,7 @@ fn cube_walk(
         &mut decide,
         scope(a),
         a.max_positions,
+        aids,
     );
     if report.failures > 0 {
         let mut p = start;

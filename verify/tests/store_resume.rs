@@ -109,7 +109,14 @@ fn check_table(dir: &Path) {
             .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
     };
     let start = Connect4::new(W, H).unwrap();
-    let report = check::walk(&start, &lookup, 16 << 20, check::Scope::Everything, 1500);
+    let report = check::walk(
+        &start,
+        &lookup,
+        16 << 20,
+        check::Scope::Everything,
+        1500,
+        check::WalkAids::default(),
+    );
     assert_eq!(report.failures, 0, "{:?}", report.failure_lines);
     assert!(report.justified > 0);
     let table = MemoryTable::with_bytes(16 << 20);

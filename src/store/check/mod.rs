@@ -17,13 +17,18 @@
 //! than everything a long search stored beside it, so one result of a large shared table can be
 //! re-checked alone.
 //!
+//! A long proof walk can keep a [`Journal`] of the positions it justified, from which a stopped
+//! walk goes on, and report its progress ([`WalkAids`]).
+//!
 //! The walk needs only [`Game`] and a way to decide children ([`walk_deciding`]), so it serves
 //! every game (the 4x4x4 games decide children by their own proof search); the direct check exists
 //! where keys are exact, i.e. Connect Four.
 
 mod connect4;
+mod journal;
 
 pub use connect4::{check_connect4_entry, connect4_from_key};
+pub use journal::Journal;
 
 use super::entry::{Knowledge, Value};
 use crate::game::{Bits, Game, Key};
@@ -41,6 +46,9 @@ pub struct CheckReport {
     pub by_entry: u64,
     /// Children whose needed fact needed a search.
     pub by_search: u64,
+    /// Positions justified by an earlier walk, as its journal says (counted in `positions` and
+    /// `justified` too; their children were not searched again).
+    pub from_journal: u64,
     /// Whether the walk stopped at its position limit.
     pub truncated: bool,
     /// Number of unjustified values found.
@@ -123,31 +131,11 @@ impl<G: Game> Judge<'_, G> {
         report: &mut CheckReport,
         used: &mut Vec<(u64, G)>,
     ) -> bool {
-        // "exists a move whose result for the mover is >= t" (Win: t = 1, AtLeastDraw: t = 0)
-        // or "every move's result is <= t" (Loss: t = -1, AtMostDraw: t = 0)
-        let (exists, t) = match v {
-            Value::Win => (true, 1),
-            Value::AtLeastDraw => (true, 0),
-            Value::Loss => (false, -1),
-            Value::AtMostDraw => (false, 0),
+        let (exists, t) = question(v);
+        let pending = match self.by_entries(p, exists, t, report, used) {
+            Ok(answer) => return answer,
+            Err(pending) => pending,
         };
-        let mut pending = Vec::new();
-        for mv in Bits(p.playable()) {
-            let ((lo, hi), child) = self.via_entries(p, mv);
-            if exists && lo as i32 >= t {
-                report.by_entry += 1;
-                used.extend(child.map(|c| (mv, c)));
-                return true;
-            }
-            if !exists && hi as i32 > t {
-                pending.push(child);
-            } else if !exists {
-                report.by_entry += 1;
-                used.extend(child.map(|c| (mv, c)));
-            } else if hi as i32 >= t {
-                pending.push(child);
-            }
-        }
         let mut open = Vec::new();
         for child in pending {
             match child {
@@ -179,6 +167,60 @@ impl<G: Game> Judge<'_, G> {
             open = still;
         }
         !exists
+    }
+
+    /// The part of [`Judge::justify`] that needs no search, for "some move's result for the
+    /// mover is >= t" (`exists`) or "every move's result is <= t": `Ok(answer)` where the
+    /// children's entries and immediate facts decide, else the children they leave open (`None`:
+    /// decided without search, and not good enough). The children whose entries it relies on
+    /// go to `used`.
+    #[allow(clippy::type_complexity)]
+    fn by_entries(
+        &self,
+        p: &G,
+        exists: bool,
+        t: i32,
+        report: &mut CheckReport,
+        used: &mut Vec<(u64, G)>,
+    ) -> Result<bool, Vec<Option<G>>> {
+        let mut pending = Vec::new();
+        for mv in Bits(p.playable()) {
+            let ((lo, hi), child) = self.via_entries(p, mv);
+            if exists && lo as i32 >= t {
+                report.by_entry += 1;
+                used.extend(child.map(|c| (mv, c)));
+                return Ok(true);
+            }
+            if !exists && hi as i32 > t {
+                pending.push(child);
+            } else if !exists {
+                report.by_entry += 1;
+                used.extend(child.map(|c| (mv, c)));
+            } else if hi as i32 >= t {
+                pending.push(child);
+            }
+        }
+        Err(pending)
+    }
+
+    /// The children's entries that the justification of entry `k` of `p` relied on, into
+    /// `used`, without searching: for a position an earlier walk justified (its journal says
+    /// so), whose children needing a search were decided then. Counts it in `report`.
+    fn replay_entry(
+        &mut self,
+        p: &G,
+        k: Knowledge,
+        report: &mut CheckReport,
+        used: &mut Vec<(u64, G)>,
+    ) {
+        report.positions += 1;
+        report.from_journal += 1;
+        for v in k.values() {
+            let (exists, t) = question(v);
+            // (the answer was found then; only the entries it rested on are wanted now)
+            let _ = self.by_entries(p, exists, t, report, used);
+            report.justified += 1;
+        }
     }
 
     /// Justifies every value of entry `k` stored for `p`, counting in `report`; the children
@@ -215,9 +257,33 @@ impl<G: Game> Judge<'_, G> {
     }
 }
 
+/// What the value `v` claims of a position's moves: "some move's result for the mover is >= t"
+/// (`exists`; Win: t = 1, AtLeastDraw: t = 0) or "every move's result is <= t" (Loss: t = -1,
+/// AtMostDraw: t = 0).
+fn question(v: Value) -> (bool, i32) {
+    match v {
+        Value::Win => (true, 1),
+        Value::AtLeastDraw => (true, 0),
+        Value::Loss => (false, -1),
+        Value::AtMostDraw => (false, 0),
+    }
+}
+
+/// What a long walk may use besides the table ([`Scope::Proof`] only): a journal of the
+/// positions justified so far, read to skip the searches of those an earlier walk justified and
+/// written as positions are justified; and a report of progress, called after each position
+/// with the report so far and the number of positions queued.
+#[derive(Default)]
+pub struct WalkAids<'a> {
+    /// The journal of this table's state and start.
+    pub journal: Option<&'a mut Journal>,
+    /// Called after each position.
+    pub progress: Option<&'a mut dyn FnMut(&CheckReport, usize)>,
+}
+
 /// Walks from `start` through every position that has an entry, or only the proof of the
-/// start's value (`scope`), at most `max_positions` of them (0 = no limit), and justifies each
-/// stored value by the children. `lookup` reads the table; children without a deciding entry
+/// start's value (`scope`, with `aids`), at most `max_positions` of them (0 = no limit), and
+/// justifies each stored value by the children. `lookup` reads the table; children without a deciding entry
 /// are searched by alpha-beta with a memory table of `search_mem` bytes.
 pub fn walk<G: Game>(
     start: &G,
@@ -225,6 +291,7 @@ pub fn walk<G: Game>(
     search_mem: usize,
     scope: Scope,
     max_positions: u64,
+    aids: WalkAids<'_>,
 ) -> CheckReport {
     let table = MemoryTable::with_bytes(search_mem);
     let mut decide = by_alpha_beta(&table);
@@ -235,6 +302,7 @@ pub fn walk<G: Game>(
         &mut decide,
         scope,
         max_positions,
+        aids,
     )
 }
 
@@ -262,6 +330,7 @@ pub fn walk_deciding<G: Game>(
     decide: Decide<'_, G>,
     scope: Scope,
     max_positions: u64,
+    aids: WalkAids<'_>,
 ) -> CheckReport {
     let start_values = match lookup(start.key()).normalised() {
         Ok(k) => k.values().collect(),
@@ -273,7 +342,14 @@ pub fn walk_deciding<G: Game>(
         ..CheckReport::default()
     };
     if scope == Scope::Proof {
-        walk_proof(start, &mut judge, identity, max_positions, &mut report);
+        walk_proof(
+            start,
+            &mut judge,
+            identity,
+            max_positions,
+            aids,
+            &mut report,
+        );
         return report;
     }
     let mut used = Vec::new(); // the full walk follows every child anyway
@@ -292,11 +368,14 @@ pub fn walk_deciding<G: Game>(
 /// [`Scope::Proof`]: breadth first from `start`, each position's stored values justified and
 /// only the children's entries they rely on visited next (each position once by its
 /// `identity`). A start without an entry has nothing to prove: the report then has no positions.
+/// A position the journal knows is not justified again: the entries its justification rested
+/// on are looked up and walked into, as if it had just been justified.
 fn walk_proof<G: Game>(
     start: &G,
     judge: &mut Judge<'_, G>,
     identity: Identity<'_, G>,
     max_positions: u64,
+    mut aids: WalkAids<'_>,
     report: &mut CheckReport,
 ) {
     let mut seen = HashSet::from([identity(start)]);
@@ -314,12 +393,25 @@ fn walk_proof<G: Game>(
             break;
         }
         used.clear();
+        let id = identity(&p);
         let before = report.failures;
-        if !judge.justify_entry(&p, k, report, &mut used) {
+        let justified = if aids.journal.as_ref().is_some_and(|j| j.knows(id, k)) {
+            judge.replay_entry(&p, k, report, &mut used);
+            true
+        } else {
+            judge.justify_entry(&p, k, report, &mut used)
+        };
+        if let Some(progress) = aids.progress.as_mut() {
+            progress(report, queue.len());
+        }
+        if !justified {
             if before == 0 {
                 report.first_failure_line = line_to(&reached, at);
             }
             continue;
+        }
+        if let Some(journal) = aids.journal.as_mut() {
+            journal.record(id, k);
         }
         for &(mv, c) in &used {
             if seen.insert(identity(&c)) {
@@ -471,6 +563,18 @@ mod tests {
         lies: &HashMap<Key, Knowledge>,
         scope: Scope,
     ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
+        walk_aided(start, values, lies, scope, 0, WalkAids::default())
+    }
+
+    /// [`walk_with`], at most `max_positions` positions, with `aids`.
+    fn walk_aided(
+        start: &Connect4,
+        values: &HashMap<Key, i32>,
+        lies: &HashMap<Key, Knowledge>,
+        scope: Scope,
+        max_positions: u64,
+        aids: WalkAids<'_>,
+    ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
         let (read, visited) = (RefCell::new(HashSet::new()), RefCell::new(HashSet::new()));
         let lookup = |key: Key| {
             read.borrow_mut().insert(key);
@@ -486,7 +590,15 @@ mod tests {
         };
         let table = MemoryTable::with_bytes(MEM);
         let mut decide = by_alpha_beta(&table);
-        let report = walk_deciding(start, &lookup, &identity, &mut decide, scope, 0);
+        let report = walk_deciding(
+            start,
+            &lookup,
+            &identity,
+            &mut decide,
+            scope,
+            max_positions,
+            aids,
+        );
         (report, read.into_inner(), visited.into_inner())
     }
 
@@ -566,9 +678,89 @@ mod tests {
             assert!(rested_on > 0, "ply {ply}: no lie the proof rests on");
 
             // no stored value at the start: nothing to prove
-            let empty = walk(&start, &|_| Knowledge::NONE, MEM, Scope::Proof, 0);
+            let empty = walk(
+                &start,
+                &|_| Knowledge::NONE,
+                MEM,
+                Scope::Proof,
+                0,
+                WalkAids::default(),
+            );
             assert_eq!((empty.positions, empty.justified), (0, 0));
             assert!(empty.start_values.is_empty());
         }
+    }
+
+    /// A proof walk stopped part way goes on from its journal: the walk that resumes visits the
+    /// same positions as one from nothing, justifies what the first did not, searches no child
+    /// of a journaled position again, and still fails on a lie. Progress is reported once per
+    /// position.
+    #[test]
+    fn a_stopped_proof_walk_goes_on_from_its_journal() {
+        let table = MemoryTable::with_bytes(MEM);
+        let start = Connect4::new(6, 4).unwrap();
+        let mut values = HashMap::new();
+        honest(&start, 5, &table, &mut values);
+        let none = HashMap::new();
+        let (whole, _, whole_visited) = walk_with(&start, &values, &none, Scope::Proof);
+        assert!(whole.positions > 20 && whole.by_search > 0, "{whole:?}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        // (the deepest positions, whose children have no entries, come last)
+        let stop_at = whole.positions * 3 / 4;
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        let mut calls = 0u64;
+        let mut progress = |r: &CheckReport, _queued: usize| {
+            calls += 1;
+            assert_eq!(r.positions, calls);
+        };
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            progress: Some(&mut progress),
+        };
+        let (first, ..) = walk_aided(&start, &values, &none, Scope::Proof, stop_at, aids);
+        assert!(first.truncated && first.positions == stop_at);
+        assert_eq!(calls, stop_at);
+        drop(journal);
+
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        assert_eq!(journal.loaded, stop_at);
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            ..WalkAids::default()
+        };
+        let (rest, _, visited) = walk_aided(&start, &values, &none, Scope::Proof, 0, aids);
+        assert_eq!(visited, whole_visited);
+        assert_eq!(
+            (
+                rest.positions,
+                rest.justified,
+                rest.failures,
+                rest.truncated
+            ),
+            (whole.positions, whole.justified, 0, false)
+        );
+        assert_eq!(rest.from_journal, stop_at);
+        assert!(rest.by_search < whole.by_search, "{rest:?} {whole:?}");
+        // what the second walk justified is journaled too: a third searches nothing
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            ..WalkAids::default()
+        };
+        let (third, ..) = walk_aided(&start, &values, &none, Scope::Proof, 0, aids);
+        assert_eq!((third.from_journal, third.by_search), (whole.positions, 0));
+
+        // a lie where a journal is kept still fails, and is not journaled: the start (lost)
+        // stored as won
+        let lie = HashMap::from([(start.key(), knowledge(1))]);
+        let mut journal = Journal::open(&dir.path().join("fresh"), "6x4 lie").unwrap();
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            ..WalkAids::default()
+        };
+        let (lying, ..) = walk_aided(&start, &values, &lie, Scope::Proof, 0, aids);
+        assert_eq!(lying.failures, 1);
+        assert!(!journal.knows(start.id(), knowledge(1)) && journal.error().is_none());
     }
 }

@@ -499,7 +499,7 @@ fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
 /// check` passes the files but says that no value was justified, instead of a bare OK. `--from`
 /// the preset reaches them, and `--proof --from` checks the preset's own value alone (a check
 /// stopped by `--max-positions` says so); `--proof` where nothing is stored fails, and a bad
-/// `--from` is one line of bad input.
+/// `--from` is one line of bad input. A proof check resumes from its `--journal`.
 #[test]
 fn table_check_says_when_it_justified_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -574,6 +574,37 @@ fn table_check_says_when_it_justified_nothing() {
         "{}",
         stderr_line(&o)
     );
+
+    // --journal: a check stopped part way (here by --max-positions) goes on from its journal,
+    // which the second check reads and finishes; a journal of another start is refused, and so
+    // is --journal without --proof
+    let journal = dir.path().with_extension("journal");
+    let journal_arg = journal.to_str().unwrap();
+    let with_journal = ["--proof", "--from", p0_20, "--journal", journal_arg];
+    let (code, out, _) = check(&[&with_journal[..], &["--max-positions", "2"]].concat());
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("2 values justified")
+            && out.contains("; 0 of them justified by an earlier check (its journal held 0)"),
+        "{out}"
+    );
+    let (code, out, _) = check(&with_journal);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("; 2 of them justified by an earlier check (its journal held 2)")
+            && out.contains("\nOK in "),
+        "{out}"
+    );
+    let (code, _, o) = check(&["--proof", "--journal", journal_arg]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr_line(&o).contains("is the journal of another table, start or state"),
+        "{}",
+        stderr_line(&o)
+    );
+    let (code, _, _) = check(&["--journal", journal_arg]);
+    assert_eq!(code, Some(2));
+    std::fs::remove_file(&journal).unwrap();
 }
 
 /// The committed proof that Sogo `-g` is a second-player win (`solve-runs/sogo-g-seed2`, issue
