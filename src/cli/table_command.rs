@@ -556,6 +556,7 @@ mod tests {
             proof: false,
             from: None,
             mem: "16M".into(),
+            journal: None,
         })
     }
 
@@ -652,6 +653,7 @@ mod tests {
             proof: false,
             from: None,
             mem: "1M".into(),
+            journal: None,
         })
     }
 

@@ -174,7 +174,6 @@ impl<G: Game> Judge<'_, G> {
     /// children's entries and immediate facts decide, else the children they leave open (`None`:
     /// decided without search, and not good enough). The children whose entries it relies on
     /// go to `used`.
-    #[allow(clippy::type_complexity)]
     fn by_entries(
         &self,
         p: &G,
@@ -269,6 +268,9 @@ fn question(v: Value) -> (bool, i32) {
     }
 }
 
+/// A walk's report of progress: the report so far and the number of positions queued.
+pub type Progress<'a> = &'a mut dyn FnMut(&CheckReport, usize);
+
 /// What a long walk may use besides the table ([`Scope::Proof`] only): a journal of the
 /// positions justified so far, read to skip the searches of those an earlier walk justified and
 /// written as positions are justified; and a report of progress, called after each position
@@ -278,7 +280,7 @@ pub struct WalkAids<'a> {
     /// The journal of this table's state and start.
     pub journal: Option<&'a mut Journal>,
     /// Called after each position.
-    pub progress: Option<&'a mut dyn FnMut(&CheckReport, usize)>,
+    pub progress: Option<Progress<'a>>,
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
