@@ -225,7 +225,8 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let mut next_report = PROGRESS_EVERY;
     let mut progress = |r: &CheckReport, queued: usize| {
         if t0.elapsed() >= next_report {
-            next_report += PROGRESS_EVERY;
+            // (from now: after a slow position, one line, not one per interval it took)
+            next_report = t0.elapsed() + PROGRESS_EVERY;
             eprintln!(
                 "[{:>8.0} s] proof check: {} positions justified ({} from the journal), {} queued, {} children searched",
                 t0.elapsed().as_secs_f64(),
