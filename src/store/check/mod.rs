@@ -214,6 +214,8 @@ impl<G: Game> Judge<'_, G> {
     ) {
         report.positions += 1;
         report.from_journal += 1;
+        // the values as `justify_entry` took them (it journals only what normalises)
+        let k = k.normalised().unwrap_or(k);
         for v in k.values() {
             let (exists, t) = question(v);
             // (the answer was found then; only the entries it rested on are wanted now)
@@ -285,8 +287,8 @@ pub struct WalkAids<'a> {
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
 /// start's value (`scope`, with `aids`), at most `max_positions` of them (0 = no limit), and
-/// justifies each stored value by the children. `lookup` reads the table; children without a deciding entry
-/// are searched by alpha-beta with a memory table of `search_mem` bytes.
+/// justifies each stored value by the children. `lookup` reads the table; children without a
+/// deciding entry are searched by alpha-beta with a memory table of `search_mem` bytes.
 pub fn walk<G: Game>(
     start: &G,
     lookup: &dyn Fn(Key) -> Knowledge,
