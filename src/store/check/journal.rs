@@ -79,10 +79,9 @@ impl Journal {
         let mut done = HashMap::new();
         let mut end = header.len();
         for r in bytes[header.len()..].chunks_exact(RECORD) {
-            let w: Vec<u64> = r
-                .chunks_exact(8)
-                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-                .collect();
+            let w: [u64; 4] = std::array::from_fn(|i| {
+                u64::from_le_bytes(r[8 * i..8 * i + 8].try_into().unwrap())
+            });
             if w[3] != xxh3_64_with_seed(&r[..24], seed) || w[2] > u8::MAX as u64 {
                 break;
             }

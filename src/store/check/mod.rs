@@ -385,9 +385,10 @@ fn walk_proof<G: Game>(
     let mut seen = HashSet::from([identity(start)]);
     // how each queued position was reached: (parent's index, move)
     let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
-    let mut queue = std::collections::VecDeque::from([(*start, 0usize)]);
+    // with each position: its index and its identity (worked out once, when it is queued)
+    let mut queue = std::collections::VecDeque::from([(*start, 0usize, identity(start))]);
     let mut used = Vec::new();
-    while let Some((p, at)) = queue.pop_front() {
+    while let Some((p, at, id)) = queue.pop_front() {
         let k = (judge.lookup)(p.key());
         if k.is_empty() {
             continue; // only the start can be without an entry here
@@ -397,7 +398,6 @@ fn walk_proof<G: Game>(
             break;
         }
         used.clear();
-        let id = identity(&p);
         let before = report.failures;
         let justified = if aids.journal.as_ref().is_some_and(|j| j.knows(id, k)) {
             judge.replay_entry(&p, k, report, &mut used);
@@ -418,9 +418,10 @@ fn walk_proof<G: Game>(
             journal.record(id, k);
         }
         for &(mv, c) in &used {
-            if seen.insert(identity(&c)) {
+            let id = identity(&c);
+            if seen.insert(id) {
                 reached.push((at, mv));
-                queue.push_back((c, reached.len() - 1));
+                queue.push_back((c, reached.len() - 1, id));
             }
         }
     }

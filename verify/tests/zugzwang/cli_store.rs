@@ -578,7 +578,8 @@ fn table_check_says_when_it_justified_nothing() {
     // --journal: a check stopped part way (here by --max-positions) goes on from its journal,
     // which the second check reads and finishes; a journal of another start is refused, and so
     // is --journal without --proof
-    let journal = dir.path().with_extension("journal");
+    let journal_dir = tempfile::tempdir().unwrap();
+    let journal = journal_dir.path().join("proof.journal");
     let journal_arg = journal.to_str().unwrap();
     let with_journal = ["--proof", "--from", p0_20, "--journal", journal_arg];
     let (code, out, _) = check(&[&with_journal[..], &["--max-positions", "2"]].concat());
@@ -604,7 +605,6 @@ fn table_check_says_when_it_justified_nothing() {
     );
     let (code, _, _) = check(&["--journal", journal_arg]);
     assert_eq!(code, Some(2));
-    std::fs::remove_file(&journal).unwrap();
 }
 
 /// The committed proof that Sogo `-g` is a second-player win (`solve-runs/sogo-g-seed2`, issue
