@@ -66,9 +66,13 @@ pub struct CheckArgs {
     /// shared by several solves holds.
     #[arg(long, value_name = "POSITION")]
     from: Option<String>,
-    /// Memory for the independent search used by the checks.
+    /// Memory for the independent searches used by the checks, shared by their threads.
     #[arg(long, default_value = "256M")]
     mem: String,
+    /// With --proof: threads justifying positions at once, each with its own search and an
+    /// equal share of --mem (0 = one per core, the default). The full walk uses one.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// With --proof: keep the positions justified so far in FILE (made if missing) and go on
     /// from it, so that a check stopped at any moment (a kill, a session's end) resumes where
     /// it was. A journal speaks for one state of the table: once the table has changed, it is
@@ -258,7 +262,15 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
                     start_text(a, &m)
                 ))
             })?;
-            let report = check::walk(&start, &lookup, mem, scope(a), a.max_positions, aids);
+            let report = check::walk(
+                &start,
+                &lookup,
+                mem,
+                scope(a),
+                a.max_positions,
+                threads(a),
+                aids,
+            );
             if !a.proof && a.direct_max_empty > 0 && w * (h + 1) <= 62 {
                 failures += direct_connect4(&runs, w, h, a.direct_max_empty, mem);
             }
@@ -377,6 +389,15 @@ fn start_label(a: &CheckArgs) -> &'static str {
     }
 }
 
+/// How many threads the walk justifies positions on (`--threads`, 0 = one per core; the full
+/// walk uses one whatever it is given).
+fn threads(a: &CheckArgs) -> usize {
+    match a.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
 /// Which values the check justifies.
 fn scope(a: &CheckArgs) -> check::Scope {
     if a.proof {
@@ -419,7 +440,7 @@ fn cube_walk(
     a: &CheckArgs,
     m: &Manifest,
     name: &str,
-    lookup: &dyn Fn(Key) -> Knowledge,
+    lookup: check::Lookup<'_>,
     mem: usize,
     aids: check::WalkAids<'_>,
 ) -> Result<CheckReport, CliError> {
@@ -431,20 +452,25 @@ fn cube_walk(
         .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
     let start = cube_position(spec, m, start_text(a, m), known)
         .map_err(|e| bad(format!("{} '{}': {e}", start_label(a), start_text(a, m))))?;
-    let mut solver = sound_solver(spec, mem as u64, m.hash_seed);
-    // a budget of 20 ms doubling with each level (the solver keeps what it proved between tries)
-    let mut sound_value = |c: &Cube, level: Option<u32>| {
-        let limit = level.map(|l| Duration::from_millis(20) * (1u32 << l.min(20)));
-        match solver.solve_position(c, Question::Value, limit, &Control::new()) {
-            Ok(s) => Some(s.score),
-            Err(SolveError::Stopped { .. }) => None,
-            Err(e) => panic!("a legal position: {e}"),
-        }
-    };
-    let mut decide = |c: &Cube, t: i32, at_most: bool, level: u32| {
-        let v = sound_value(c, Some(level))?;
-        Some(if at_most { v <= t } else { v >= t })
-    };
+    // one solver a thread, each with its share of the memory (a proof walk on one thread if
+    // the full walk: it uses the first)
+    let threads = if a.proof { threads(a) } else { 1 };
+    let mut solvers: Vec<Solver> = (0..threads)
+        .map(|_| sound_solver(spec, (mem / threads) as u64, m.hash_seed))
+        .collect();
+    let mut searches: Vec<_> = solvers
+        .iter_mut()
+        .map(|solver| {
+            move |c: &Cube, t: i32, at_most: bool, level: u32| {
+                let v = sound_score(solver, c, Some(level))?;
+                Some(if at_most { v <= t } else { v >= t })
+            }
+        })
+        .collect();
+    let deciders = searches
+        .iter_mut()
+        .map(|d| d as check::Decide<'_, Cube>)
+        .collect();
     // sound keys: each class of symmetric positions once (by the canonical form the keys hash)
     let canonical = |c: &Cube| c.canonical();
     let exact = |c: &Cube| c.id();
@@ -457,7 +483,7 @@ fn cube_walk(
         &start,
         lookup,
         identity,
-        &mut decide,
+        deciders,
         scope(a),
         a.max_positions,
         aids,
@@ -470,7 +496,8 @@ fn cube_walk(
             p.play(mv);
         }
         let stored: Vec<&str> = lookup(p.key()).values().map(|v| v.name()).collect();
-        let v = sound_value(&p, None).expect("no budget");
+        drop(searches);
+        let v = sound_score(&mut solvers[0], &p, None).expect("no budget");
         let sound = ["loss", "draw", "win"][(v + 1) as usize];
         println!(
             "BREAK at ply {} ({} keys): the table says {}, the sound value is {sound}; line from the start: {}",
@@ -482,6 +509,17 @@ fn cube_walk(
         print!("{}", p.render());
     }
     Ok(report)
+}
+
+/// The score of `c` for its mover by `solver`, within a budget of 20 ms doubling with each
+/// `level` (the solver keeps what it proved between tries); `None` if not decided within it.
+fn sound_score(solver: &mut Solver, c: &Cube, level: Option<u32>) -> Option<i32> {
+    let limit = level.map(|l| Duration::from_millis(20) * (1u32 << l.min(20)));
+    match solver.solve_position(c, Question::Value, limit, &Control::new()) {
+        Ok(s) => Some(s.score),
+        Err(SolveError::Stopped { .. }) => None,
+        Err(e) => panic!("a legal position: {e}"),
+    }
 }
 
 /// Decodes and solves every stored Connect Four position with few empty cells; returns failures.
@@ -558,6 +596,7 @@ mod tests {
             from: None,
             mem: "16M".into(),
             journal: None,
+            threads: 1,
         })
     }
 
@@ -655,6 +694,7 @@ mod tests {
             from: None,
             mem: "1M".into(),
             journal: None,
+            threads: 1,
         })
     }
 

@@ -115,6 +115,7 @@ fn check_table(dir: &Path) {
         16 << 20,
         check::Scope::Everything,
         1500,
+        1,
         check::WalkAids::default(),
     );
     assert_eq!(report.failures, 0, "{:?}", report.failure_lines);

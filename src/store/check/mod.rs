@@ -18,7 +18,9 @@
 //! re-checked alone.
 //!
 //! A long proof walk can keep a [`Journal`] of the positions it justified, from which a stopped
-//! walk goes on, and report its progress ([`WalkAids`]).
+//! walk goes on, and report its progress ([`WalkAids`]). It justifies positions on as many
+//! threads as it is given searches for children (one each): a position's justification needs
+//! nothing but the table and its own searches, so any number go on at once.
 //!
 //! The walk needs only [`Game`] and a way to decide children ([`walk_deciding`]), so it serves
 //! every game (the 4x4x4 games decide children by their own proof search); the direct check exists
@@ -33,7 +35,8 @@ pub use journal::Journal;
 use super::entry::{Knowledge, Value};
 use crate::game::{Bits, Game, Key};
 use crate::search::{MemoryTable, Options, Unstoppable};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Condvar, Mutex};
 
 /// What a check found.
 #[derive(Clone, Debug, Default)]
@@ -62,12 +65,28 @@ pub struct CheckReport {
     pub start_values: Vec<Value>,
 }
 
+/// How many failures a report spells out.
+const FAILURE_LINES: usize = 20;
+
 impl CheckReport {
     fn fail(&mut self, line: String) {
         self.failures += 1;
-        if self.failure_lines.len() < 20 {
+        if self.failure_lines.len() < FAILURE_LINES {
             self.failure_lines.push(line);
         }
+    }
+
+    /// Adds the counts and failures of one position's justification (a worker's own report).
+    fn absorb(&mut self, part: &CheckReport) {
+        self.positions += part.positions;
+        self.justified += part.justified;
+        self.by_entry += part.by_entry;
+        self.by_search += part.by_search;
+        self.from_journal += part.from_journal;
+        self.failures += part.failures;
+        let room = FAILURE_LINES.saturating_sub(self.failure_lines.len());
+        self.failure_lines
+            .extend(part.failure_lines.iter().take(room).cloned());
     }
 }
 
@@ -86,12 +105,16 @@ pub enum Scope {
 /// Decides for a child without an entry whether its score (for its side to move) is `<= t`
 /// (`at_most`) or `>= t`, with `t` in `-1..=1`: an independent search, never the store. The last
 /// argument is a budget level (0, 1, 2, ...: each about twice the last); `None` means "not
-/// decided within it" (a search without budgets always answers).
-pub type Decide<'a, G> = &'a mut dyn FnMut(&G, i32, bool, u32) -> Option<bool>;
+/// decided within it" (a search without budgets always answers). A proof walk runs one on each
+/// of its threads.
+pub type Decide<'a, G> = &'a mut (dyn FnMut(&G, i32, bool, u32) -> Option<bool> + Send);
+
+/// What the table knows of a key (read by every thread of a walk).
+pub type Lookup<'a> = &'a (dyn Fn(Key) -> Knowledge + Sync);
 
 /// One checker: the table, and the search it uses for children without entries.
 struct Judge<'a, G> {
-    lookup: &'a dyn Fn(Key) -> Knowledge,
+    lookup: Lookup<'a>,
     decide: Decide<'a, G>,
 }
 
@@ -271,7 +294,7 @@ fn question(v: Value) -> (bool, i32) {
 }
 
 /// A walk's report of progress: the report so far and the number of positions queued.
-pub type Progress<'a> = &'a mut dyn FnMut(&CheckReport, usize);
+pub type Progress<'a> = &'a mut (dyn FnMut(&CheckReport, usize) + Send);
 
 /// What a long walk may use besides the table ([`Scope::Proof`] only): a journal of the
 /// positions justified so far, read to skip the searches of those an earlier walk justified and
@@ -286,24 +309,30 @@ pub struct WalkAids<'a> {
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
-/// start's value (`scope`, with `aids`), at most `max_positions` of them (0 = no limit), and
-/// justifies each stored value by the children. `lookup` reads the table; children without a
-/// deciding entry are searched by alpha-beta with a memory table of `search_mem` bytes.
-pub fn walk<G: Game>(
+/// start's value (`scope`, with `aids`, on `threads` threads), at most `max_positions` of them
+/// (0 = no limit), and justifies each stored value by the children. `lookup` reads the table;
+/// children without a deciding entry are searched by alpha-beta with memory tables of
+/// `search_mem` bytes in all (one a thread).
+pub fn walk<G: Game + Send + Sync>(
     start: &G,
-    lookup: &dyn Fn(Key) -> Knowledge,
+    lookup: Lookup<'_>,
     search_mem: usize,
     scope: Scope,
     max_positions: u64,
+    threads: usize,
     aids: WalkAids<'_>,
 ) -> CheckReport {
-    let table = MemoryTable::with_bytes(search_mem);
-    let mut decide = by_alpha_beta(&table);
+    let threads = threads.max(1);
+    let tables: Vec<MemoryTable> = (0..threads)
+        .map(|_| MemoryTable::with_bytes(search_mem / threads))
+        .collect();
+    let mut searches: Vec<_> = tables.iter().map(by_alpha_beta).collect();
+    let deciders = searches.iter_mut().map(|d| d as Decide<'_, G>).collect();
     walk_deciding(
         start,
         lookup,
         &|g: &G| g.id(),
-        &mut decide,
+        deciders,
         scope,
         max_positions,
         aids,
@@ -325,13 +354,14 @@ fn by_alpha_beta<G: Game>(
     }
 }
 
-/// [`walk`] with the search for children without entries given: games whose children near the
-/// start are beyond plain alpha-beta (the 4x4x4 games) decide them by their own solver.
-pub fn walk_deciding<G: Game>(
+/// [`walk`] with the searches for children without entries given, one for each thread of a
+/// proof walk (the full walk uses the first): games whose children near the start are beyond
+/// plain alpha-beta (the 4x4x4 games) decide them by their own solver.
+pub fn walk_deciding<G: Game + Send + Sync>(
     start: &G,
-    lookup: &dyn Fn(Key) -> Knowledge,
+    lookup: Lookup<'_>,
     identity: Identity<'_, G>,
-    decide: Decide<'_, G>,
+    deciders: Vec<Decide<'_, G>>,
     scope: Scope,
     max_positions: u64,
     aids: WalkAids<'_>,
@@ -340,7 +370,11 @@ pub fn walk_deciding<G: Game>(
         Ok(k) => k.values().collect(),
         Err(_) => Vec::new(),
     };
-    let mut judge = Judge { lookup, decide };
+    let mut judges: Vec<Judge<'_, G>> = deciders
+        .into_iter()
+        .map(|decide| Judge { lookup, decide })
+        .collect();
+    assert!(!judges.is_empty(), "a walk needs a search for children");
     let mut report = CheckReport {
         start_values,
         ..CheckReport::default()
@@ -348,7 +382,7 @@ pub fn walk_deciding<G: Game>(
     if scope == Scope::Proof {
         walk_proof(
             start,
-            &mut judge,
+            &mut judges,
             identity,
             max_positions,
             aids,
@@ -356,6 +390,7 @@ pub fn walk_deciding<G: Game>(
         );
         return report;
     }
+    let judge = &mut judges[0];
     let mut used = Vec::new(); // the full walk follows every child anyway
     report.truncated = walk_entries(start, lookup, identity, max_positions, &mut |p, k, line| {
         let before = report.failures;
@@ -371,57 +406,145 @@ pub fn walk_deciding<G: Game>(
 
 /// [`Scope::Proof`]: breadth first from `start`, each position's stored values justified and
 /// only the children's entries they rely on visited next (each position once by its
-/// `identity`). A start without an entry has nothing to prove: the report then has no positions.
-/// A position the journal knows is not justified again: the entries its justification rested
-/// on are looked up and walked into, as if it had just been justified.
-fn walk_proof<G: Game>(
+/// `identity`), one position at a time on each judge's thread. A start without an entry has
+/// nothing to prove: the report then has no positions. A position the journal knows is not
+/// justified again: the entries its justification rested on are looked up and walked into, as
+/// if it had just been justified.
+///
+/// With one judge this is a plain breadth-first walk. With more, positions are taken from the
+/// queue in the same order but finish in any order, so the same positions are justified (which
+/// children a justification rests on depends on the position and the table alone; with an
+/// identity that merges symmetric positions, a different member of a class may be the one
+/// visited, and the proof walked differs by symmetry), and the failure shown is a shallowest
+/// one found.
+fn walk_proof<G: Game + Send + Sync>(
     start: &G,
-    judge: &mut Judge<'_, G>,
+    judges: &mut [Judge<'_, G>],
     identity: Identity<'_, G>,
     max_positions: u64,
-    mut aids: WalkAids<'_>,
+    aids: WalkAids<'_>,
     report: &mut CheckReport,
 ) {
-    let mut seen = HashSet::from([identity(start)]);
-    // how each queued position was reached: (parent's index, move)
-    let mut reached: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
-    // with each position: its index and its identity (worked out once, when it is queued)
-    let mut queue = std::collections::VecDeque::from([(*start, 0usize, identity(start))]);
+    let walk = Mutex::new(ProofWalk {
+        queue: VecDeque::from([(*start, 0usize, identity(start))]),
+        seen: HashSet::from([identity(start)]),
+        reached: vec![(usize::MAX, 0)],
+        report: std::mem::take(report),
+        aids,
+        taken: 0,
+        busy: 0,
+        over: false,
+        shallowest_failure: None,
+    });
+    let changed = Condvar::new();
+    let limits = (identity, max_positions);
+    std::thread::scope(|s| {
+        for judge in judges.iter_mut() {
+            let (walk, changed) = (&walk, &changed);
+            s.spawn(move || justify_from_queue(judge, walk, changed, limits));
+        }
+    });
+    let walk = walk.into_inner().expect("a judge panicked");
+    *report = walk.report;
+    report.first_failure_line = walk.shallowest_failure.unwrap_or_default();
+}
+
+/// A proof walk's state, shared by its threads (under one lock: a position's justification
+/// takes milliseconds to minutes, its bookkeeping microseconds).
+struct ProofWalk<'a, G> {
+    /// Positions to justify: each with its index in `reached` and its identity (worked out
+    /// once, when it is queued).
+    queue: VecDeque<(G, usize, u128)>,
+    /// The identities of the positions queued so far.
+    seen: HashSet<u128>,
+    /// How each queued position was reached: (parent's index, move).
+    reached: Vec<(usize, u64)>,
+    report: CheckReport,
+    aids: WalkAids<'a>,
+    /// Positions with entries taken from the queue (for the limit).
+    taken: u64,
+    /// Positions being justified now.
+    busy: usize,
+    /// Whether the walk is over (nothing queued and nothing being justified, or the limit).
+    over: bool,
+    /// The moves to the shallowest failing position found.
+    shallowest_failure: Option<Vec<u64>>,
+}
+
+/// One thread of [`walk_proof`]: takes the next queued position, justifies it (the lock
+/// released), and files the result: its counts, the journal, the children it rested on.
+fn justify_from_queue<G: Game + Send + Sync>(
+    judge: &mut Judge<'_, G>,
+    walk: &Mutex<ProofWalk<'_, G>>,
+    changed: &Condvar,
+    (identity, max_positions): (Identity<'_, G>, u64),
+) {
     let mut used = Vec::new();
-    while let Some((p, at, id)) = queue.pop_front() {
+    let mut w = walk.lock().expect("a judge panicked");
+    loop {
+        if w.over {
+            return;
+        }
+        let Some((p, at, id)) = w.queue.pop_front() else {
+            if w.busy == 0 {
+                w.over = true;
+                changed.notify_all();
+                return;
+            }
+            w = changed.wait(w).expect("a judge panicked");
+            continue;
+        };
         let k = (judge.lookup)(p.key());
         if k.is_empty() {
             continue; // only the start can be without an entry here
         }
-        if max_positions > 0 && report.positions >= max_positions {
-            report.truncated = true;
-            break;
+        if max_positions > 0 && w.taken >= max_positions {
+            w.report.truncated = true;
+            w.over = true;
+            changed.notify_all();
+            return;
         }
+        w.taken += 1;
+        w.busy += 1;
+        let known = w.aids.journal.as_ref().is_some_and(|j| j.knows(id, k));
+        drop(w);
+
+        let mut part = CheckReport::default();
         used.clear();
-        let before = report.failures;
-        let justified = if aids.journal.as_ref().is_some_and(|j| j.knows(id, k)) {
-            judge.replay_entry(&p, k, report, &mut used);
+        let justified = if known {
+            judge.replay_entry(&p, k, &mut part, &mut used);
             true
         } else {
-            judge.justify_entry(&p, k, report, &mut used)
+            judge.justify_entry(&p, k, &mut part, &mut used)
         };
-        if let Some(progress) = aids.progress.as_mut() {
-            progress(report, queue.len());
+
+        w = walk.lock().expect("a judge panicked");
+        w.busy -= 1;
+        changed.notify_all();
+        let w_ = &mut *w;
+        w_.report.absorb(&part);
+        if let Some(progress) = w_.aids.progress.as_mut() {
+            progress(&w_.report, w_.queue.len());
         }
         if !justified {
-            if before == 0 {
-                report.first_failure_line = line_to(&reached, at);
+            let line = line_to(&w_.reached, at);
+            if w_
+                .shallowest_failure
+                .as_ref()
+                .is_none_or(|l| line.len() < l.len())
+            {
+                w_.shallowest_failure = Some(line);
             }
             continue;
         }
-        if let Some(journal) = aids.journal.as_mut() {
+        if let Some(journal) = w_.aids.journal.as_mut() {
             journal.record(id, k);
         }
         for &(mv, c) in &used {
             let id = identity(&c);
-            if seen.insert(id) {
-                reached.push((at, mv));
-                queue.push_back((c, reached.len() - 1, id));
+            if w_.seen.insert(id) {
+                w_.reached.push((at, mv));
+                w_.queue.push_back((c, w_.reached.len() - 1, id));
             }
         }
     }
@@ -431,7 +554,7 @@ fn walk_proof<G: Game>(
 /// position ([`Game::id`]) where keys may merge positions of different values (seed 003's), or
 /// a sound canonical form under the game's symmetries, which visits each class of symmetric
 /// positions once (their game trees are the same, so one justification serves all).
-pub type Identity<'a, G> = &'a dyn Fn(&G) -> u128;
+pub type Identity<'a, G> = &'a (dyn Fn(&G) -> u128 + Sync);
 
 /// A visitor of [`walk_entries`]: the position, its entry, and a way to get the moves from the
 /// start to it; returns whether the walk goes on.
@@ -516,8 +639,8 @@ const WALK_GAP: u32 = 2;
 mod tests {
     use super::*;
     use crate::game::Connect4;
-    use std::cell::RefCell;
     use std::collections::HashMap;
+    use std::time::Duration;
 
     const MEM: usize = 16 << 20;
 
@@ -568,21 +691,42 @@ mod tests {
         lies: &HashMap<Key, Knowledge>,
         scope: Scope,
     ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
-        walk_aided(start, values, lies, scope, 0, WalkAids::default())
+        walk_aided(start, values, lies, scope, 0, 1, WalkAids::default())
     }
 
-    /// [`walk_with`], at most `max_positions` positions, with `aids`.
+    /// [`walk_with`], at most `max_positions` positions, on `threads` threads, with `aids`.
     fn walk_aided(
         start: &Connect4,
         values: &HashMap<Key, i32>,
         lies: &HashMap<Key, Knowledge>,
         scope: Scope,
         max_positions: u64,
+        threads: usize,
         aids: WalkAids<'_>,
     ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
-        let (read, visited) = (RefCell::new(HashSet::new()), RefCell::new(HashSet::new()));
+        walk_slowly(
+            start,
+            values,
+            lies,
+            (scope, max_positions, threads),
+            Duration::ZERO,
+            aids,
+        )
+    }
+
+    /// [`walk_aided`] with every search for a child taking at least `delay` (as a hard child's
+    /// does: the other threads find the queue empty meanwhile).
+    fn walk_slowly(
+        start: &Connect4,
+        values: &HashMap<Key, i32>,
+        lies: &HashMap<Key, Knowledge>,
+        (scope, max_positions, threads): (Scope, u64, usize),
+        delay: Duration,
+        aids: WalkAids<'_>,
+    ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
+        let (read, visited) = (Mutex::new(HashSet::new()), Mutex::new(HashSet::new()));
         let lookup = |key: Key| {
-            read.borrow_mut().insert(key);
+            read.lock().unwrap().insert(key);
             match lies.get(&key) {
                 Some(&k) => k,
                 None => values.get(&key).map_or(Knowledge::NONE, |&v| knowledge(v)),
@@ -590,21 +734,32 @@ mod tests {
         };
         // the walk asks every position it queues (and so visits) for its identity
         let identity = |g: &Connect4| {
-            visited.borrow_mut().insert(g.key());
+            visited.lock().unwrap().insert(g.key());
             g.id()
         };
-        let table = MemoryTable::with_bytes(MEM);
-        let mut decide = by_alpha_beta(&table);
+        let tables: Vec<MemoryTable> = (0..threads).map(|_| MemoryTable::with_bytes(MEM)).collect();
+        let mut searches: Vec<_> = tables
+            .iter()
+            .map(|t| {
+                let mut search = by_alpha_beta(t);
+                move |c: &Connect4, t: i32, at_most: bool, level: u32| {
+                    std::thread::sleep(delay);
+                    search(c, t, at_most, level)
+                }
+            })
+            .collect();
+        let deciders = searches.iter_mut().map(|d| d as Decide<'_, _>).collect();
         let report = walk_deciding(
             start,
             &lookup,
             &identity,
-            &mut decide,
+            deciders,
             scope,
             max_positions,
             aids,
         );
-        (report, read.into_inner(), visited.into_inner())
+        let (read, visited) = (read.into_inner(), visited.into_inner());
+        (report, read.unwrap(), visited.unwrap())
     }
 
     /// The proof walk justifies the start's value by what it rests on only. On an honest table it
@@ -689,6 +844,7 @@ mod tests {
                 MEM,
                 Scope::Proof,
                 0,
+                2,
                 WalkAids::default(),
             );
             assert_eq!((empty.positions, empty.justified), (0, 0));
@@ -724,7 +880,7 @@ mod tests {
             journal: Some(&mut journal),
             progress: Some(&mut progress),
         };
-        let (first, ..) = walk_aided(&start, &values, &none, Scope::Proof, stop_at, aids);
+        let (first, ..) = walk_aided(&start, &values, &none, Scope::Proof, stop_at, 1, aids);
         assert!(first.truncated && first.positions == stop_at);
         assert_eq!(calls, stop_at);
         drop(journal);
@@ -735,7 +891,7 @@ mod tests {
             journal: Some(&mut journal),
             ..WalkAids::default()
         };
-        let (rest, _, visited) = walk_aided(&start, &values, &none, Scope::Proof, 0, aids);
+        let (rest, _, visited) = walk_aided(&start, &values, &none, Scope::Proof, 0, 1, aids);
         assert_eq!(visited, whole_visited);
         assert_eq!(
             (
@@ -753,7 +909,7 @@ mod tests {
             journal: Some(&mut journal),
             ..WalkAids::default()
         };
-        let (third, ..) = walk_aided(&start, &values, &none, Scope::Proof, 0, aids);
+        let (third, ..) = walk_aided(&start, &values, &none, Scope::Proof, 0, 1, aids);
         assert_eq!((third.from_journal, third.by_search), (whole.positions, 0));
 
         // a lie where a journal is kept still fails, and is not journaled: the start (lost)
@@ -764,8 +920,96 @@ mod tests {
             journal: Some(&mut journal),
             ..WalkAids::default()
         };
-        let (lying, ..) = walk_aided(&start, &values, &lie, Scope::Proof, 0, aids);
+        let (lying, ..) = walk_aided(&start, &values, &lie, Scope::Proof, 0, 1, aids);
         assert_eq!(lying.failures, 1);
         assert!(!journal.knows(start.id(), knowledge(1)) && journal.error().is_none());
+    }
+    /// A proof walk on several threads justifies what the walk on one does: on an honest table
+    /// the same positions with the same counts; with a lie the proof rests on, a failure at the
+    /// same depth; a limit stops it at exactly that many positions; and a journal it kept lets a
+    /// walk on one thread go on from it. The start's justification needs a slow search (one of
+    /// its children has no entry), so the other threads wait for their first position.
+    #[test]
+    fn a_proof_walk_on_several_threads_justifies_what_one_does() {
+        let table = MemoryTable::with_bytes(MEM);
+        let start = Connect4::new(6, 4).unwrap();
+        let mut values = HashMap::new();
+        honest(&start, 5, &table, &mut values);
+        let mut first = start;
+        first.play(Bits(start.playable()).next().unwrap());
+        values.remove(&first.key());
+        let none = HashMap::new();
+        let counts = |r: &CheckReport| {
+            (
+                r.positions,
+                r.justified,
+                r.by_entry,
+                r.by_search,
+                r.failures,
+                r.truncated,
+            )
+        };
+        let delay = Duration::from_millis(1);
+        let on = |threads, lies: &HashMap<Key, Knowledge>, max, aids: WalkAids<'_>| {
+            let limits = (Scope::Proof, max, threads);
+            walk_slowly(&start, &values, lies, limits, delay, aids)
+        };
+        let (one, _, one_visited) = on(1, &none, 0, WalkAids::default());
+        assert!(one.positions > 20 && one.by_search > 0, "{one:?}");
+        for threads in [2, 3] {
+            let (many, _, visited) = on(threads, &none, 0, WalkAids::default());
+            assert_eq!(visited, one_visited, "{threads} threads");
+            assert_eq!(counts(&many), counts(&one), "{threads} threads");
+        }
+
+        // lies on the proof, the stored values of a fifth of its positions turned over in turn:
+        // the same verdict and the same depth of the failure shown
+        let mut keys: Vec<Key> = one_visited.iter().copied().collect();
+        keys.sort();
+        let mut deep_failures = 0;
+        for key in keys
+            .into_iter()
+            .filter(|k| values.contains_key(k))
+            .step_by(5)
+        {
+            let lie = HashMap::from([(key, knowledge(if values[&key] == 1 { -1 } else { 1 }))]);
+            let (single, ..) = on(1, &lie, 0, WalkAids::default());
+            let (double, ..) = on(2, &lie, 0, WalkAids::default());
+            assert_eq!(single.failures > 0, double.failures > 0, "key {key:#x}");
+            assert_eq!(
+                single.first_failure_line.len(),
+                double.first_failure_line.len(),
+                "key {key:#x}"
+            );
+            deep_failures += usize::from(single.first_failure_line.len() >= 2);
+        }
+        assert!(deep_failures > 0, "no failure below the start's children");
+
+        // a limit, then a journal taken up by one thread
+        let stop_at = one.positions / 2;
+        let (cut, ..) = on(2, &none, stop_at, WalkAids::default());
+        assert!(cut.truncated && cut.positions == stop_at, "{cut:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            ..WalkAids::default()
+        };
+        on(2, &none, stop_at, aids);
+        drop(journal);
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        assert_eq!(journal.loaded, stop_at);
+        let aids = WalkAids {
+            journal: Some(&mut journal),
+            ..WalkAids::default()
+        };
+        let (rest, _, visited) = on(1, &none, 0, aids);
+        assert_eq!(visited, one_visited);
+        assert_eq!(
+            (rest.positions, rest.justified, rest.failures),
+            (one.positions, one.justified, 0)
+        );
+        assert_eq!(rest.from_journal, stop_at);
     }
 }

@@ -499,7 +499,8 @@ fn a_seed_engine_table_is_audited_and_its_qubic_is_not_stored() {
 /// check` passes the files but says that no value was justified, instead of a bare OK. `--from`
 /// the preset reaches them, and `--proof --from` checks the preset's own value alone (a check
 /// stopped by `--max-positions` says so); `--proof` where nothing is stored fails, and a bad
-/// `--from` is one line of bad input. A proof check resumes from its `--journal`.
+/// `--from` is one line of bad input. A proof check resumes from its `--journal`, and checks the
+/// same proof on two threads.
 #[test]
 fn table_check_says_when_it_justified_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -554,6 +555,15 @@ fn table_check_says_when_it_justified_nothing() {
         "{out}"
     );
     assert!(out.contains("\nOK in "), "{out}");
+    // on two threads (one per core by default): the same proof, checked
+    let (code, out2, _) = check(&["--proof", "--from", p0_20, "--threads", "2"]);
+    assert_eq!(code, Some(0), "{out2}");
+    let positions = |out: &str| {
+        let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
+        tail[..tail.find(' ').unwrap()].to_string()
+    };
+    assert_eq!(positions(&out2), positions(&out), "{out2}");
+    assert!(out2.contains("\nOK in "), "{out2}");
     let (code, out, _) = check(&["--proof", "--from", p0_20, "--max-positions", "1"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(
