@@ -412,11 +412,11 @@ pub fn walk_deciding<G: Game + Send + Sync>(
 /// if it had just been justified.
 ///
 /// With one judge this is a plain breadth-first walk. With more, positions are taken from the
-/// queue in the same order but finish in any order, so the same positions are justified (which
-/// children a justification rests on depends on the position and the table alone; with an
-/// identity that merges symmetric positions, a different member of a class may be the one
-/// visited, and the proof walked differs by symmetry), and the failure shown is a shallowest
-/// one found.
+/// queue in the same order but finish in any order. With exact identities the same positions
+/// are justified (which children a justification rests on depends on the position and the
+/// table alone); with an identity that merges symmetric positions, the member of a class
+/// reached first may differ, and with it the children its justification rests on: another
+/// proof of the same value. The failure shown is a shallowest one found.
 fn walk_proof<G: Game + Send + Sync>(
     start: &G,
     judges: &mut [Judge<'_, G>],
