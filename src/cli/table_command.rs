@@ -389,10 +389,11 @@ fn start_label(a: &CheckArgs) -> &'static str {
     }
 }
 
-/// How many threads the walk justifies positions on (`--threads`, 0 = one per core; the full
-/// walk uses one whatever it is given).
+/// How many threads the walk justifies positions on: `--threads` for a proof walk (0 = one per
+/// core), one for the full walk (which would leave the others' share of `--mem` unused).
 fn threads(a: &CheckArgs) -> usize {
     match a.threads {
+        _ if !a.proof => 1,
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
@@ -452,9 +453,8 @@ fn cube_walk(
         .ok_or_else(|| bad(format!("unknown board or key mode '{}'", m.variant)))?;
     let start = cube_position(spec, m, start_text(a, m), known)
         .map_err(|e| bad(format!("{} '{}': {e}", start_label(a), start_text(a, m))))?;
-    // one solver a thread, each with its share of the memory (a proof walk on one thread if
-    // the full walk: it uses the first)
-    let threads = if a.proof { threads(a) } else { 1 };
+    // one solver a thread, each with its share of the memory
+    let threads = threads(a);
     let mut solvers: Vec<Solver> = (0..threads)
         .map(|_| sound_solver(spec, (mem / threads) as u64, m.hash_seed))
         .collect();

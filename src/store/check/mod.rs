@@ -309,10 +309,10 @@ pub struct WalkAids<'a> {
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
-/// start's value (`scope`, with `aids`, on `threads` threads), at most `max_positions` of them
-/// (0 = no limit), and justifies each stored value by the children. `lookup` reads the table;
-/// children without a deciding entry are searched by alpha-beta with memory tables of
-/// `search_mem` bytes in all (one a thread).
+/// start's value (`scope`, with `aids`, on `threads` threads; the full walk uses one), at most
+/// `max_positions` of them (0 = no limit), and justifies each stored value by the children.
+/// `lookup` reads the table; children without a deciding entry are searched by alpha-beta with
+/// memory tables of `search_mem` bytes in all (one a thread).
 pub fn walk<G: Game + Send + Sync>(
     start: &G,
     lookup: Lookup<'_>,
@@ -322,7 +322,11 @@ pub fn walk<G: Game + Send + Sync>(
     threads: usize,
     aids: WalkAids<'_>,
 ) -> CheckReport {
-    let threads = threads.max(1);
+    let threads = if scope == Scope::Proof {
+        threads.max(1)
+    } else {
+        1
+    };
     let tables: Vec<MemoryTable> = (0..threads)
         .map(|_| MemoryTable::with_bytes(search_mem / threads))
         .collect();
@@ -471,6 +475,23 @@ struct ProofWalk<'a, G> {
     shallowest_failure: Option<Vec<u64>>,
 }
 
+/// Ends a proof walk when one of its threads panics (a search that failed), so that the
+/// others stop instead of waiting for it forever; the panic then reaches the walk's caller.
+struct EndOnPanic<'w, 'a, G> {
+    walk: &'w Mutex<ProofWalk<'a, G>>,
+    changed: &'w Condvar,
+}
+
+impl<G> Drop for EndOnPanic<'_, '_, G> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut w = self.walk.lock().unwrap_or_else(|e| e.into_inner());
+            w.over = true;
+            self.changed.notify_all();
+        }
+    }
+}
+
 /// One thread of [`walk_proof`]: takes the next queued position, justifies it (the lock
 /// released), and files the result: its counts, the journal, the children it rested on.
 fn justify_from_queue<G: Game + Send + Sync>(
@@ -479,6 +500,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
     changed: &Condvar,
     (identity, max_positions): (Identity<'_, G>, u64),
 ) {
+    let _end_on_panic = EndOnPanic { walk, changed };
     let mut used = Vec::new();
     let mut w = walk.lock().expect("a judge panicked");
     loop {
@@ -1011,5 +1033,46 @@ mod tests {
             (one.positions, one.justified, 0)
         );
         assert_eq!(rest.from_journal, stop_at);
+    }
+    /// A search that panics on one thread ends the walk on every thread, and the panic reaches
+    /// the caller (the other threads do not wait for the failed one forever).
+    #[test]
+    fn a_panicking_search_ends_a_walk_on_several_threads() {
+        let table = MemoryTable::with_bytes(MEM);
+        let start = Connect4::new(6, 4).unwrap();
+        let mut values = HashMap::new();
+        honest(&start, 5, &table, &mut values);
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let walked = std::panic::catch_unwind(|| {
+                let lookup = |key: Key| values.get(&key).map_or(Knowledge::NONE, |&v| knowledge(v));
+                let calls = std::sync::atomic::AtomicU32::new(0);
+                let mut searches: Vec<_> = (0..2)
+                    .map(|_| {
+                        |_: &Connect4, _: i32, _: bool, _: u32| {
+                            // the others wait meanwhile, the queue empty or not
+                            std::thread::sleep(Duration::from_millis(5));
+                            let n = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            assert!(n != 3, "one search fails, the others go on");
+                            Some(true)
+                        }
+                    })
+                    .collect();
+                let deciders = searches.iter_mut().map(|d| d as Decide<'_, _>).collect();
+                let identity = |g: &Connect4| g.id();
+                walk_deciding(
+                    &start,
+                    &lookup,
+                    &identity,
+                    deciders,
+                    Scope::Proof,
+                    0,
+                    WalkAids::default(),
+                )
+            });
+            done.send(walked.is_err()).unwrap();
+        });
+        let panicked = finished.recv_timeout(Duration::from_secs(60));
+        assert_eq!(panicked, Ok(true), "the walk hung or did not panic");
     }
 }
