@@ -705,6 +705,15 @@ mod tests {
         }
     }
 
+    /// 6x4 Connect Four's empty board and the true values of its first five plies.
+    fn honest_6x4() -> (Connect4, HashMap<Key, i32>) {
+        let table = MemoryTable::with_bytes(MEM);
+        let start = Connect4::new(6, 4).unwrap();
+        let mut values = HashMap::new();
+        honest(&start, 5, &table, &mut values);
+        (start, values)
+    }
+
     /// One walk of a table of true values with `lies` planted: its report, the keys it read
     /// and the keys of the positions it visited.
     fn walk_with(
@@ -880,10 +889,7 @@ mod tests {
     /// position.
     #[test]
     fn a_stopped_proof_walk_goes_on_from_its_journal() {
-        let table = MemoryTable::with_bytes(MEM);
-        let start = Connect4::new(6, 4).unwrap();
-        let mut values = HashMap::new();
-        honest(&start, 5, &table, &mut values);
+        let (start, values) = honest_6x4();
         let none = HashMap::new();
         let (whole, _, whole_visited) = walk_with(&start, &values, &none, Scope::Proof);
         assert!(whole.positions > 20 && whole.by_search > 0, "{whole:?}");
@@ -946,6 +952,7 @@ mod tests {
         assert_eq!(lying.failures, 1);
         assert!(!journal.knows(start.id(), knowledge(1)) && journal.error().is_none());
     }
+
     /// A proof walk on several threads justifies what the walk on one does: on an honest table
     /// the same positions with the same counts; with a lie the proof rests on, a failure at the
     /// same depth; a limit stops it at exactly that many positions; and a journal it kept lets a
@@ -953,10 +960,7 @@ mod tests {
     /// its children has no entry), so the other threads wait for their first position.
     #[test]
     fn a_proof_walk_on_several_threads_justifies_what_one_does() {
-        let table = MemoryTable::with_bytes(MEM);
-        let start = Connect4::new(6, 4).unwrap();
-        let mut values = HashMap::new();
-        honest(&start, 5, &table, &mut values);
+        let (start, mut values) = honest_6x4();
         let mut first = start;
         first.play(Bits(start.playable()).next().unwrap());
         values.remove(&first.key());
@@ -1038,10 +1042,7 @@ mod tests {
     /// the caller (the other threads do not wait for the failed one forever).
     #[test]
     fn a_panicking_search_ends_a_walk_on_several_threads() {
-        let table = MemoryTable::with_bytes(MEM);
-        let start = Connect4::new(6, 4).unwrap();
-        let mut values = HashMap::new();
-        honest(&start, 5, &table, &mut values);
+        let (start, values) = honest_6x4();
         let (done, finished) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let walked = std::panic::catch_unwind(|| {
