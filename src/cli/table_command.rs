@@ -79,6 +79,12 @@ pub struct CheckArgs {
     /// refused, and a new one starts over.
     #[arg(long, value_name = "FILE", requires = "proof")]
     journal: Option<PathBuf>,
+    /// With --proof: once the check passes, write the proof alone (the entries of the
+    /// positions it justified) as a new store in DIR (made if missing, else it must be empty),
+    /// made for the walk's start: a few bytes a position, small enough to keep beside the
+    /// result where the table cannot be, and `table check DIR --proof` re-checks it.
+    #[arg(long, value_name = "DIR", requires = "proof")]
+    extract: Option<PathBuf>,
 }
 
 /// Runs a `table` subcommand.
@@ -191,6 +197,9 @@ fn connect4_size(variant: &str) -> Option<(u32, u32)> {
 
 fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let mem = parse_bytes(&a.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))? as usize;
+    if let Some(out) = &a.extract {
+        extract_target_ok(out)?;
+    }
     let (m, _lock) = manifest_of(&a.dir)?;
     let t0 = Instant::now();
     let (runs, bad) = open_runs(&a.dir, &m)?;
@@ -241,9 +250,11 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
             );
         }
     };
+    let mut proof_words = Vec::new();
     let aids = check::WalkAids {
         journal: journal.as_mut(),
         progress: Some(&mut progress),
+        proof: a.extract.as_ref().map(|_| &mut proof_words),
     };
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
@@ -336,7 +347,65 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         _ => format!("{failures} FAILURES"),
     };
     println!("{verdict} in {:.1} s", t0.elapsed().as_secs_f64());
+    if let Some(out) = &a.extract {
+        failures += extract_proof(out, a, &m, &report, failures, &proof_words)?;
+    }
     Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// `--extract`: writes the proof the check justified (`words`) as a new store in `out`, made
+/// for the walk's start, if the check passed all of it; says what it did on stdout. Returns
+/// the failures to add: 1 if a check stopped at `--max-positions` left it unwritten.
+/// Refuses an `--extract` directory that could not take the proof before the check starts
+/// (a long check's proof would otherwise be lost at its end).
+fn extract_target_ok(out: &Path) -> Result<(), CliError> {
+    let used = out.exists()
+        && (!out.is_dir() || std::fs::read_dir(out).map_or(true, |mut d| d.next().is_some()));
+    if used {
+        return Err(CliError::BadInput(format!(
+            "--extract {}: must be a new or empty directory",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+fn extract_proof(
+    out: &Path,
+    a: &CheckArgs,
+    m: &Manifest,
+    report: &CheckReport,
+    failures: u64,
+    words: &[u64],
+) -> Result<u64, CliError> {
+    if failures > 0 || report.truncated || report.start_values.is_empty() {
+        println!(
+            "proof not extracted to {}: only a proof checked whole and without failures is",
+            out.display()
+        );
+        // (a failed check has counted its failures; a stopped one has not failed, but the
+        // proof asked for was not written)
+        return Ok(u64::from(failures == 0));
+    }
+    let manifest = Manifest::new(&m.game, &m.variant, start_text(a, m), m.hash_seed);
+    match zugzwang::store::export::write_store(out, &manifest, words) {
+        Ok(n) => {
+            let bytes: u64 = run_files(out)
+                .map_err(|e| CliError::Failed(e.to_string()))?
+                .iter()
+                .filter_map(|(_, p)| std::fs::metadata(p).ok())
+                .map(|md| md.len())
+                .sum();
+            println!(
+                "proof extracted to {}: {n} entries, {} (`zugzwang table check {} --proof` re-checks it)",
+                out.display(),
+                human_bytes(bytes),
+                out.display()
+            );
+            Ok(0)
+        }
+        Err(e) => Err(CliError::Failed(format!("--extract: {e}"))),
+    }
 }
 
 /// How often a check reports its progress (on stderr).
@@ -597,6 +666,7 @@ mod tests {
             mem: "16M".into(),
             journal: None,
             threads: 1,
+            extract: None,
         })
     }
 
@@ -695,6 +765,7 @@ mod tests {
             mem: "1M".into(),
             journal: None,
             threads: 1,
+            extract: None,
         })
     }
 

@@ -33,6 +33,7 @@ pub use connect4::{check_connect4_entry, connect4_from_key};
 pub use journal::Journal;
 
 use super::entry::{Knowledge, Value};
+use super::export::entry_words;
 use crate::game::{Bits, Game, Key};
 use crate::search::{MemoryTable, Options, Unstoppable};
 use std::collections::{HashSet, VecDeque};
@@ -306,6 +307,10 @@ pub struct WalkAids<'a> {
     pub journal: Option<&'a mut Journal>,
     /// Called after each position.
     pub progress: Option<Progress<'a>>,
+    /// Gets the entry words of every position on the proof (justified now or by the journal's
+    /// walk): the proof alone, to be written as a store of its own
+    /// ([`crate::store::export::write_store`]) that the same walk passes on.
+    pub proof: Option<&'a mut Vec<u64>>,
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
@@ -562,6 +567,9 @@ fn justify_from_queue<G: Game + Send + Sync>(
         if let Some(journal) = w_.aids.journal.as_mut() {
             journal.record(id, k);
         }
+        if let Some(proof) = w_.aids.proof.as_mut() {
+            proof.extend(entry_words(p.key(), k.normalised().unwrap_or(k)));
+        }
         for &(mv, c) in &used {
             let id = identity(&c);
             if w_.seen.insert(id) {
@@ -661,6 +669,7 @@ const WALK_GAP: u32 = 2;
 mod tests {
     use super::*;
     use crate::game::Connect4;
+    use crate::store::entry::Entry;
     use std::collections::HashMap;
     use std::time::Duration;
 
@@ -883,6 +892,108 @@ mod tests {
         }
     }
 
+    /// The proof taken out of a table (the entries of the positions a proof walk justified) is
+    /// a table of its own on which the same walk passes, justifying the same positions; one
+    /// collected by a walk that resumed from its journal, or by two threads,
+    /// is the same proof. A lie planted in it still fails.
+    #[test]
+    fn the_proof_taken_out_of_a_table_passes_alone() {
+        let (start, values) = honest_6x4();
+        let none = HashMap::new();
+        let extract = |threads: usize, journal: Option<&mut Journal>, stop_at: u64| {
+            let mut words = Vec::new();
+            let aids = WalkAids {
+                journal,
+                proof: Some(&mut words),
+                ..WalkAids::default()
+            };
+            let (report, ..) =
+                walk_aided(&start, &values, &none, Scope::Proof, stop_at, threads, aids);
+            let mut proof: HashMap<Key, Knowledge> = HashMap::new();
+            for w in words {
+                let e = Entry::from_word(w);
+                let k = proof.entry(e.key()).or_insert(Knowledge::NONE);
+                *k = k.with(e.value());
+            }
+            (report, proof)
+        };
+        let (whole, proof) = extract(1, None, 0);
+        assert_eq!(whole.failures, 0);
+        assert!(!proof.is_empty() && proof.len() as u64 <= whole.positions);
+        assert!(
+            proof.len() < values.len(),
+            "the proof is not the whole table"
+        );
+        for (key, k) in &proof {
+            assert_eq!(*k, knowledge(values[key]), "an entry as the table has it");
+        }
+        // alone: the table's values are gone, the proof's entries stand in for them
+        let empty = HashMap::new();
+        let (alone, ..) = walk_with(&start, &empty, &proof, Scope::Proof);
+        assert_eq!(alone.failures, 0, "{:?}", alone.failure_lines);
+        assert_eq!(
+            (alone.positions, alone.justified),
+            (whole.positions, whole.justified)
+        );
+        // (children the table knew to be no refutation are searched now: the proof holds only
+        // the refutations)
+        assert!(alone.by_search >= whole.by_search);
+        let (_, two) = extract(2, None, 0);
+        assert_eq!(two.len(), proof.len());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        let (first, _) = extract(1, Some(&mut journal), whole.positions / 2);
+        assert!(first.truncated);
+        drop(journal);
+        let mut journal = Journal::open(&path, "6x4 honest").unwrap();
+        let (rest, resumed) = extract(1, Some(&mut journal), 0);
+        assert!(rest.from_journal > 0 && !rest.truncated);
+        assert_eq!(
+            resumed, proof,
+            "the journal's positions are on the proof too"
+        );
+
+        // a child of a won position on the proof falsely stored as lost: taken as the
+        // refutation where it comes first, and then it fails
+        let mut rested_on = 0;
+        let mut tried = HashSet::new();
+        for p in positions_upto(&start, 4) {
+            if rested_on >= 4 || proof.get(&p.key()) != Some(&knowledge(1)) {
+                continue;
+            }
+            for mv in Bits(p.playable()) {
+                let mut c = p;
+                c.play(mv);
+                if values.get(&c.key()).is_none_or(|&v| v == -1) || !tried.insert(c.key()) {
+                    continue;
+                }
+                let mut lying = proof.clone();
+                lying.insert(c.key(), knowledge(-1));
+                let (lied, _, visited) = walk_with(&start, &empty, &lying, Scope::Proof);
+                if visited.contains(&c.key()) {
+                    rested_on += 1;
+                    assert!(lied.failures > 0, "a lie in the proof passes");
+                }
+            }
+        }
+        assert!(rested_on > 0, "no lie the proof rests on");
+    }
+
+    /// Every position of the first `plies` plies from `p` that is not over.
+    fn positions_upto(p: &Connect4, plies: u32) -> Vec<Connect4> {
+        let mut out = vec![*p];
+        if plies > 0 && p.winning_moves() == 0 && p.ply() < p.max_ply() {
+            for mv in Bits(p.playable()) {
+                let mut c = *p;
+                c.play(mv);
+                out.extend(positions_upto(&c, plies - 1));
+            }
+        }
+        out
+    }
+
     /// A proof walk stopped part way goes on from its journal: the walk that resumes visits the
     /// same positions as one from nothing, justifies what the first did not, searches no child
     /// of a journaled position again, and still fails on a lie. Progress is reported once per
@@ -907,6 +1018,7 @@ mod tests {
         let aids = WalkAids {
             journal: Some(&mut journal),
             progress: Some(&mut progress),
+            ..WalkAids::default()
         };
         let (first, ..) = walk_aided(&start, &values, &none, Scope::Proof, stop_at, 1, aids);
         assert!(first.truncated && first.positions == stop_at);

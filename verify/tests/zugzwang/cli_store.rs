@@ -617,6 +617,98 @@ fn table_check_says_when_it_justified_nothing() {
     assert_eq!(code, Some(2));
 }
 
+/// `table check --proof --extract OUT` writes the proof alone as a store of its own: smaller
+/// than the table, passing the same check through as many positions, and answering a solve of
+/// its start without search. A used directory is refused before the check, a check stopped
+/// part way writes nothing and says so, and `--extract` needs `--proof`.
+#[test]
+fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
+    let p2_18 = "0x00000000d000a470:0x0000004022405281";
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |table: &Path| {
+        zugzwang()
+            .args(["solve", "sogo", p2_18, "--threads", "1", "--mem", "64M"])
+            .args(["--quiet", "--json", "--table"])
+            .arg(table)
+            .output()
+            .unwrap()
+    };
+    let o = solve(dir.path());
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let check = |table: &Path, args: &[&str]| {
+        let o = zugzwang()
+            .args(["table", "check", "--proof", "--mem", "64M"])
+            .args(args)
+            .arg(table)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            o,
+        )
+    };
+    let positions = |out: &str| -> u64 {
+        let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
+        tail[..tail.find(' ').unwrap()].parse().unwrap()
+    };
+    let (code, whole, _) = check(dir.path(), &[]);
+    assert_eq!(code, Some(0), "{whole}");
+
+    let out_dir = tempfile::tempdir().unwrap();
+    let proof = out_dir.path().join("proof");
+    let (code, out, _) = check(dir.path(), &["--extract", proof.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("proof extracted to "), "{out}");
+    let (code, alone, _) = check(&proof, &[]);
+    assert_eq!(code, Some(0), "{alone}");
+    assert!(
+        alone.contains(&format!("proof of '{p2_18}' (loss): ")),
+        "{alone}"
+    );
+    assert_eq!(positions(&alone), positions(&whole), "{alone}");
+    let bytes = |d: &Path| -> u64 {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum()
+    };
+    assert!(
+        bytes(&proof) * 2 < bytes(dir.path()),
+        "the proof is smaller"
+    );
+    let o = solve(&proof);
+    let answer = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    assert!(
+        answer.contains("\"value\":\"loss\"") && answer.contains("\"nodes\":0,"),
+        "{answer}"
+    );
+
+    // the proof's directory is now used: refused at once, in one line
+    let (code, _, o) = check(dir.path(), &["--extract", proof.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(stderr_line(&o).contains("must be a new or empty directory"));
+    let partial = out_dir.path().join("partial");
+    let args = [
+        "--extract",
+        partial.to_str().unwrap(),
+        "--max-positions",
+        "1",
+    ];
+    let (code, out, _) = check(dir.path(), &args);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("proof not extracted"), "{out}");
+    assert!(!partial.exists());
+    let o = zugzwang()
+        .args(["table", "check", "--extract"])
+        .arg(&partial)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
 /// The committed proof that Sogo `-g` is a second-player win (`solve-runs/sogo-g-seed2`, issue
 /// #20) stays readable and checkable by this build: a solve with its hash seed answers "loss"
 /// from the table without a node of search, and `table check` verifies every run and justifies
