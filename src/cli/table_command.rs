@@ -320,6 +320,13 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
             if values.is_empty() { "no stored value".to_string() } else { values.join("+") },
             report.positions,
         );
+        let shape: Vec<String> = (report.by_ply.iter().enumerate())
+            .filter(|(_, &n)| n > 0)
+            .map(|(ply, n)| format!("{ply}: {n}"))
+            .collect();
+        if !shape.is_empty() {
+            println!("positions on it by ply: {}", shape.join(", "));
+        }
         if report.start_values.is_empty() {
             println!("FAIL the start has no stored value: there is no proof to check");
             failures += 1;

@@ -64,6 +64,9 @@ pub struct CheckReport {
     pub first_failure_line: Vec<u64>,
     /// The start's stored values (normalised; empty if it has none).
     pub start_values: Vec<Value>,
+    /// Positions visited at each ply (the index): the shape of a proof, which widens at the
+    /// plies where every move must be refuted and narrows where one refutation is enough.
+    pub by_ply: Vec<u64>,
 }
 
 /// How many failures a report spells out.
@@ -77,8 +80,24 @@ impl CheckReport {
         }
     }
 
+    /// Counts a visited position at `ply`.
+    fn visit(&mut self, ply: u32) {
+        self.positions += 1;
+        let ply = ply as usize;
+        if self.by_ply.len() <= ply {
+            self.by_ply.resize(ply + 1, 0);
+        }
+        self.by_ply[ply] += 1;
+    }
+
     /// Adds the counts and failures of one position's justification (a worker's own report).
     fn absorb(&mut self, part: &CheckReport) {
+        if self.by_ply.len() < part.by_ply.len() {
+            self.by_ply.resize(part.by_ply.len(), 0);
+        }
+        for (total, n) in self.by_ply.iter_mut().zip(&part.by_ply) {
+            *total += n;
+        }
         self.positions += part.positions;
         self.justified += part.justified;
         self.by_entry += part.by_entry;
@@ -236,7 +255,7 @@ impl<G: Game> Judge<'_, G> {
         report: &mut CheckReport,
         used: &mut Vec<(u64, G)>,
     ) {
-        report.positions += 1;
+        report.visit(p.ply());
         report.from_journal += 1;
         // the values as `justify_entry` took them (it journals only what normalises)
         let k = k.normalised().unwrap_or(k);
@@ -257,7 +276,7 @@ impl<G: Game> Judge<'_, G> {
         report: &mut CheckReport,
         used: &mut Vec<(u64, G)>,
     ) -> bool {
-        report.positions += 1;
+        report.visit(p.ply());
         let k = match k.normalised() {
             Ok(k) => k,
             Err(c) => {
@@ -938,8 +957,12 @@ mod tests {
         // (children the table knew to be no refutation are searched now: the proof holds only
         // the refutations)
         assert!(alone.by_search >= whole.by_search);
-        let (_, two) = extract(2, None, 0);
+        let (two_threads, two) = extract(2, None, 0);
         assert_eq!(two.len(), proof.len());
+        // the proof's shape: every position counted once, at its ply
+        assert_eq!(whole.by_ply.iter().sum::<u64>(), whole.positions);
+        assert_eq!(whole.by_ply[start.ply() as usize], 1);
+        assert_eq!(two_threads.by_ply, whole.by_ply);
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal");
