@@ -717,15 +717,7 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
 /// directory).
 #[test]
 fn the_committed_sogo_g_proof_still_answers_and_checks() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("solve-runs/sogo-g-seed2");
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap();
-        if name != "zugzwang.lock" {
-            std::fs::copy(&path, dir.path().join(name)).unwrap();
-        }
-    }
+    let dir = copy_of_committed("sogo-g-seed2");
     let o = zugzwang()
         .args(["solve", "sogo", "-g", "--hash-seed", "2", "--threads", "1"])
         .args(["--mem", "64M", "--time-limit", "20s", "--json", "--table"])
@@ -749,4 +741,77 @@ fn the_committed_sogo_g_proof_still_answers_and_checks() {
         out.contains("7 runs ok, 0 bad") && out.contains("100 values justified"),
         "{out}"
     );
+}
+
+/// A copy of the committed table `solve-runs/NAME` (a check or solve locks and may add to its
+/// directory).
+fn copy_of_committed(name: &str) -> tempfile::TempDir {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("solve-runs")
+        .join(name);
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if name != "zugzwang.lock" {
+            std::fs::copy(&path, dir.path().join(name)).unwrap();
+        }
+    }
+    dir
+}
+
+/// The committed proofs of the decided milestone replies (`solve-runs/milestone-reply-*`,
+/// written by `table check --proof --extract`, issue #20) stay readable and checkable by this
+/// build: a solve of the reply with the proof's hash seed answers White's win and its winning
+/// move from the proof without a node of search, and `table check --proof` justifies the first
+/// positions of the proof. A change of keys, entry format or rules that broke the evidence
+/// fails here.
+#[test]
+fn the_committed_milestone_reply_proofs_still_answer_and_check() {
+    // (directory, position, hash seed, White's winning move)
+    let proofs = [(
+        "milestone-reply-8b08-seed1",
+        "0x0000000000101091:0x0000000000008b08",
+        "1",
+        "c3",
+    )];
+    for (name, position, seed, best) in proofs {
+        let dir = copy_of_committed(name);
+        let o = zugzwang()
+            .args([
+                "solve",
+                "sogo",
+                position,
+                "--hash-seed",
+                seed,
+                "--threads",
+                "1",
+            ])
+            .args(["--mem", "64M", "--time-limit", "20s", "--json", "--table"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", stderr_line(&o));
+        assert!(
+            out.contains("\"value\":\"win\"")
+                && out.contains("\"nodes\":0,")
+                && out.contains(&format!("\"{best}\"")),
+            "{name}: {out}"
+        );
+        let o = zugzwang()
+            .args(["table", "check", "--proof", "--max-positions", "30"])
+            .args(["--mem", "64M", "--threads", "1"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{name}: {out}");
+        assert!(
+            out.contains(&format!("proof of '{position}' (win): "))
+                && out.contains("30 values justified")
+                && out.contains("OK as far as checked"),
+            "{name}: {out}"
+        );
+    }
 }
