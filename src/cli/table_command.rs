@@ -360,9 +360,6 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
-/// `--extract`: writes the proof the check justified (`words`) as a new store in `out`, made
-/// for the walk's start, if the check passed all of it; says what it did on stdout. Returns
-/// the failures to add: 1 if a check stopped at `--max-positions` left it unwritten.
 /// Refuses an `--extract` directory that could not take the proof before the check starts
 /// (a long check's proof would otherwise be lost at its end).
 fn extract_target_ok(out: &Path) -> Result<(), CliError> {
@@ -377,6 +374,9 @@ fn extract_target_ok(out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `--extract`: writes the proof the check justified (`words`) as a new store in `out`, made
+/// for the walk's start, if the check passed all of it; says what it did on stdout. Returns
+/// the failures to add: 1 if a check stopped at `--max-positions` left it unwritten.
 fn extract_proof(
     out: &Path,
     a: &CheckArgs,

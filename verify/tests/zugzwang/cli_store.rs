@@ -618,7 +618,8 @@ fn table_check_says_when_it_justified_nothing() {
 }
 
 /// `table check --proof --extract OUT` writes the proof alone as a store of its own: smaller
-/// than the table, passing the same check through as many positions, and answering a solve of
+/// than the table, passing the same check through as many positions with as many searches,
+/// and answering a solve of
 /// its start without search. A used directory is refused before the check, a check stopped
 /// part way writes nothing and says so, and `--extract` needs `--proof`.
 #[test]
@@ -667,6 +668,12 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
         "{alone}"
     );
     assert_eq!(positions(&alone), positions(&whole), "{alone}");
+    // with the same searches of children (those the table passed over came with the proof)
+    let searched = |out: &str| -> String {
+        let head = &out[..out.find(" by search)").expect("the counts")];
+        head[head.rfind(' ').unwrap() + 1..].to_string()
+    };
+    assert_eq!(searched(&alone), searched(&whole), "{alone}");
     let bytes = |d: &Path| -> u64 {
         std::fs::read_dir(d)
             .unwrap()
