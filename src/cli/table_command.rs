@@ -355,7 +355,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     };
     println!("{verdict} in {:.1} s", t0.elapsed().as_secs_f64());
     if let Some(out) = &a.extract {
-        failures += extract_proof(out, a, &m, &report, failures, &proof_words)?;
+        failures += extract_proof(out, a, &m, &report, failures, proof_words)?;
     }
     Ok(if failures == 0 { 0 } else { 1 })
 }
@@ -383,7 +383,7 @@ fn extract_proof(
     m: &Manifest,
     report: &CheckReport,
     failures: u64,
-    words: &[u64],
+    words: Vec<u64>,
 ) -> Result<u64, CliError> {
     if failures > 0 || report.truncated || report.start_values.is_empty() {
         println!(

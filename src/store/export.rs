@@ -21,7 +21,11 @@ use std::path::Path;
 /// for `manifest`: the directory is created if missing and must otherwise be empty, so that
 /// nothing stored is overwritten or mixed with it. The entries are sorted and normalised (a
 /// contradiction is refused, as in any run). Returns the number of entries written.
-pub fn write_store(dir: &Path, manifest: &Manifest, entries: &[u64]) -> Result<u64, StoreError> {
+pub fn write_store(
+    dir: &Path,
+    manifest: &Manifest,
+    mut entries: Vec<u64>,
+) -> Result<u64, StoreError> {
     let io = |e: std::io::Error| StoreError::Io(dir.to_path_buf(), e.to_string());
     if dir.exists() {
         if !dir.is_dir() {
@@ -36,15 +40,14 @@ pub fn write_store(dir: &Path, manifest: &Manifest, entries: &[u64]) -> Result<u
     } else {
         fs::create_dir_all(dir).map_err(io)?;
     }
-    let mut words = entries.to_vec();
-    words.sort_unstable();
-    words.dedup();
-    let count = words.len() as u64;
+    entries.sort_unstable();
+    entries.dedup();
+    let count = entries.len() as u64;
     let written = write_run(
         dir,
         &run_name(1),
         &manifest.identity(),
-        Normalised::new(words.into_iter()),
+        Normalised::new(entries.into_iter()),
         count,
     )
     .map_err(StoreError::Run)?;
@@ -82,7 +85,7 @@ mod tests {
         let out = dir.path().join("proof");
         let m = Manifest::new("connect4", "5x4", "", 0);
         let entries = words(&[(9, Value::Loss), (3, Value::Win), (9, Value::Loss)]);
-        assert_eq!(write_store(&out, &m, &entries).unwrap(), 2);
+        assert_eq!(write_store(&out, &m, entries).unwrap(), 2);
         assert_eq!(Manifest::read(&out).unwrap(), Some(m.clone()));
         // SAFETY: a private temporary directory.
         let store = unsafe { Store::open(&out, &m, StoreConfig::default()) }.unwrap();
@@ -104,12 +107,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = Manifest::new("connect4", "5x4", "", 0);
         std::fs::write(dir.path().join("keep.txt"), "x").unwrap();
-        let e = write_store(dir.path(), &m, &words(&[(1, Value::Win)])).unwrap_err();
+        let e = write_store(dir.path(), &m, words(&[(1, Value::Win)])).unwrap_err();
         assert!(e.to_string().contains("not empty"), "{e}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 
         let out = dir.path().join("proof");
-        let e = write_store(&out, &m, &words(&[(1, Value::Win), (1, Value::Loss)])).unwrap_err();
+        let e = write_store(&out, &m, words(&[(1, Value::Win), (1, Value::Loss)])).unwrap_err();
         assert!(!e.to_string().contains('\n'), "{e}");
         assert_eq!(Manifest::read(&out).unwrap(), None);
     }

@@ -140,14 +140,16 @@ struct Judge<'a, G> {
     /// The entry words of the children its last justifications passed over by their entries
     /// while looking for a refutation by search (children stored as no refutation): not on the
     /// proof, but a walk over the proof alone would have to search them again (see
-    /// [`Judge::by_entries`]). Cleared by the walk before each position.
-    passed_over: Vec<u64>,
+    /// [`Judge::by_entries`]). Cleared by the walk before each position; `None` unless the
+    /// walk hands its proof over ([`WalkAids::proof`]).
+    passed_over: Option<Vec<u64>>,
 }
 
 impl<G: Game> Judge<'_, G> {
     /// Sign bounds `(lo, hi)` on the score the *parent* gets by playing `mv` in `p`, from what
     /// needs no search: an immediate win, a full board, the child's entry.
-    fn via_entries(&self, p: &G, mv: u64) -> ((i8, i8), Option<G>) {
+    /// With the child, its entry.
+    fn via_entries(&self, p: &G, mv: u64) -> ((i8, i8), Option<(G, Knowledge)>) {
         if p.winning_moves() & mv != 0 {
             return ((1, 1), None);
         }
@@ -156,8 +158,9 @@ impl<G: Game> Judge<'_, G> {
         if c.ply() >= c.max_ply() {
             return ((0, 0), None);
         }
-        let (lo, hi) = (self.lookup)(c.key()).sign_bounds();
-        ((-hi, -lo), Some(c))
+        let k = (self.lookup)(c.key());
+        let (lo, hi) = k.sign_bounds();
+        ((-hi, -lo), Some((c, k)))
     }
 
     /// Whether the child `c`'s score is `<= t` (`at_most`) or `>= t`, by search within the
@@ -241,7 +244,8 @@ impl<G: Game> Judge<'_, G> {
         let mut pending = Vec::new();
         let mut passed_over = Vec::new();
         for mv in Bits(p.playable()) {
-            let ((lo, hi), child) = self.via_entries(p, mv);
+            let ((lo, hi), entry) = self.via_entries(p, mv);
+            let child = entry.map(|(c, _)| c);
             if exists && lo as i32 >= t {
                 report.by_entry += 1;
                 used.extend(child.map(|c| (mv, c)));
@@ -254,14 +258,14 @@ impl<G: Game> Judge<'_, G> {
                 used.extend(child.map(|c| (mv, c)));
             } else if hi as i32 >= t {
                 pending.push(child);
-            } else if let Some(c) = child {
-                passed_over.push(c.key());
+            } else if let (Some(_), Some((c, k))) = (&self.passed_over, entry) {
+                passed_over.push((c.key(), k));
             }
         }
-        for key in passed_over {
-            let k = (self.lookup)(key);
-            self.passed_over
-                .extend(entry_words(key, k.normalised().unwrap_or(k)));
+        if let Some(kept) = self.passed_over.as_mut() {
+            for (key, k) in passed_over {
+                kept.extend(entry_words(key, k.normalised().unwrap_or(k)));
+            }
         }
         Err(pending)
     }
@@ -419,12 +423,13 @@ pub fn walk_deciding<G: Game + Send + Sync>(
         Ok(k) => k.values().collect(),
         Err(_) => Vec::new(),
     };
+    let keep_passed_over = aids.proof.is_some();
     let mut judges: Vec<Judge<'_, G>> = deciders
         .into_iter()
         .map(|decide| Judge {
             lookup,
             decide,
-            passed_over: Vec::new(),
+            passed_over: keep_passed_over.then(Vec::new),
         })
         .collect();
     assert!(!judges.is_empty(), "a walk needs a search for children");
@@ -582,7 +587,9 @@ fn justify_from_queue<G: Game + Send + Sync>(
 
         let mut part = CheckReport::default();
         used.clear();
-        judge.passed_over.clear();
+        if let Some(kept) = judge.passed_over.as_mut() {
+            kept.clear();
+        }
         let justified = if known {
             judge.replay_entry(&p, k, &mut part, &mut used);
             true
@@ -614,7 +621,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
         }
         if let Some(proof) = w_.aids.proof.as_mut() {
             proof.extend(entry_words(p.key(), k.normalised().unwrap_or(k)));
-            proof.extend_from_slice(&judge.passed_over);
+            proof.extend(judge.passed_over.iter().flatten());
         }
         for &(mv, c) in &used {
             let id = identity(&c);

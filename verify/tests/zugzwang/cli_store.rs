@@ -530,19 +530,7 @@ fn table_check_says_when_it_justified_nothing() {
         "{out}"
     );
 
-    let check = |args: &[&str]| {
-        let o = zugzwang()
-            .args(["table", "check", "--mem", "64M"])
-            .args(args)
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).to_string(),
-            o,
-        )
-    };
+    let check = |args: &[&str]| table_check(dir.path(), args);
     let p0_20 = "0x0000042000808e38:0x00000040046031c1";
     let (code, out, _) = check(&["--from", p0_20]);
     assert_eq!(code, Some(0), "{out}");
@@ -558,11 +546,7 @@ fn table_check_says_when_it_justified_nothing() {
     // on two threads (one per core by default): the same proof, checked
     let (code, out2, _) = check(&["--proof", "--from", p0_20, "--threads", "2"]);
     assert_eq!(code, Some(0), "{out2}");
-    let positions = |out: &str| {
-        let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
-        tail[..tail.find(' ').unwrap()].to_string()
-    };
-    assert_eq!(positions(&out2), positions(&out), "{out2}");
+    assert_eq!(proof_positions(&out2), proof_positions(&out), "{out2}");
     assert!(out2.contains("\nOK in "), "{out2}");
     let (code, out, _) = check(&["--proof", "--from", p0_20, "--max-positions", "1"]);
     assert_eq!(code, Some(0), "{out}");
@@ -636,23 +620,7 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
     };
     let o = solve(dir.path());
     assert!(o.status.success(), "{}", stderr_line(&o));
-    let check = |table: &Path, args: &[&str]| {
-        let o = zugzwang()
-            .args(["table", "check", "--proof", "--mem", "64M"])
-            .args(args)
-            .arg(table)
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).to_string(),
-            o,
-        )
-    };
-    let positions = |out: &str| -> u64 {
-        let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
-        tail[..tail.find(' ').unwrap()].parse().unwrap()
-    };
+    let check = |table: &Path, args: &[&str]| table_check(table, &[&["--proof"], args].concat());
     let (code, whole, _) = check(dir.path(), &[]);
     assert_eq!(code, Some(0), "{whole}");
 
@@ -667,7 +635,7 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
         alone.contains(&format!("proof of '{p2_18}' (loss): ")),
         "{alone}"
     );
-    assert_eq!(positions(&alone), positions(&whole), "{alone}");
+    assert_eq!(proof_positions(&alone), proof_positions(&whole), "{alone}");
     // with the same searches of children (those the table passed over came with the proof)
     let searched = |out: &str| -> String {
         let head = &out[..out.find(" by search)").expect("the counts")];
@@ -821,4 +789,25 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "{name}: {out}"
         );
     }
+}
+
+/// `zugzwang table check --mem 64M ARGS DIR`: exit status, stdout, and the whole output.
+fn table_check(dir: &Path, args: &[&str]) -> (Option<i32>, String, Output) {
+    let o = zugzwang()
+        .args(["table", "check", "--mem", "64M"])
+        .args(args)
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        o,
+    )
+}
+
+/// The number of positions on a lost start's proof, from `table check --proof`'s output.
+fn proof_positions(out: &str) -> u64 {
+    let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
+    tail[..tail.find(' ').unwrap()].parse().unwrap()
 }
