@@ -744,12 +744,20 @@ fn copy_of_committed(name: &str) -> tempfile::TempDir {
 #[test]
 fn the_committed_milestone_reply_proofs_still_answer_and_check() {
     // (directory, position, hash seed, White's winning move)
-    let proofs = [(
-        "milestone-reply-8b08-seed1",
-        "0x0000000000101091:0x0000000000008b08",
-        "1",
-        "c3",
-    )];
+    let proofs = [
+        (
+            "milestone-reply-8b08-seed1",
+            "0x0000000000101091:0x0000000000008b08",
+            "1",
+            "c3",
+        ),
+        (
+            "milestone-reply-8d08-seed1",
+            "0x0000000000101091:0x0000000000008d08",
+            "1",
+            "b3",
+        ),
+    ];
     for (name, position, seed, best) in proofs {
         let dir = copy_of_committed(name);
         let o = zugzwang()
