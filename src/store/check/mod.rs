@@ -242,7 +242,6 @@ impl<G: Game> Judge<'_, G> {
         used: &mut Vec<(u64, G)>,
     ) -> Result<bool, Vec<Option<G>>> {
         let mut pending = Vec::new();
-        let mut passed_over = Vec::new();
         for mv in Bits(p.playable()) {
             let ((lo, hi), entry) = self.via_entries(p, mv);
             let child = entry.map(|(c, _)| c);
@@ -258,13 +257,8 @@ impl<G: Game> Judge<'_, G> {
                 used.extend(child.map(|c| (mv, c)));
             } else if hi as i32 >= t {
                 pending.push(child);
-            } else if let (Some(_), Some((c, k))) = (&self.passed_over, entry) {
-                passed_over.push((c.key(), k));
-            }
-        }
-        if let Some(kept) = self.passed_over.as_mut() {
-            for (key, k) in passed_over {
-                kept.extend(entry_words(key, k.normalised().unwrap_or(k)));
+            } else if let (Some(kept), Some((c, k))) = (self.passed_over.as_mut(), entry) {
+                kept.extend(entry_words(c.key(), k.normalised().unwrap_or(k)));
             }
         }
         Err(pending)
