@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod book_command;
 mod common;
+mod paused_search;
 mod prove_command;
 mod recheck;
 mod report;

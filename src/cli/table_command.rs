@@ -181,18 +181,25 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
         .map(|v| format!("{} {}", v.name(), hist[*v as usize]))
         .collect();
     println!("values: {}", hist_text.join(", "));
+    let mut bad_state = false;
     if let Ok(meta) = std::fs::metadata(a.dir.join(SEARCH_STATE)) {
         println!(
             "{SEARCH_STATE}: {} (a proof search's snapshot for resuming; not checked, not facts)",
             human_bytes(meta.len())
         );
+        if let Err(e) = super::paused_search::print(&a.dir, &m) {
+            println!("  BAD {e}");
+            bad_state = true;
+        }
     }
-    Ok(if bad.is_empty() { 0 } else { 1 })
+    Ok(if bad.is_empty() && !bad_state { 0 } else { 1 })
 }
 
-fn connect4_size(variant: &str) -> Option<(u32, u32)> {
-    let (w, h) = variant.split_once('x')?;
-    Some((w.parse().ok()?, h.parse().ok()?))
+fn connect4_size(m: &Manifest) -> Option<(u32, u32)> {
+    match super::paused_search::spec_of(m)? {
+        GameSpec::Connect4 { width, height } => Some((width, height)),
+        GameSpec::Cube(_) => None,
+    }
 }
 
 fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
@@ -258,7 +265,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     };
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
-            let (w, h) = connect4_size(&m.variant).ok_or_else(|| {
+            let (w, h) = connect4_size(&m).ok_or_else(|| {
                 CliError::BadInput(format!(
                     "{}: bad connect4 size '{}'",
                     a.dir.display(),

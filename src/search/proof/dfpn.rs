@@ -328,9 +328,7 @@ impl<'t> ProofSearch<'t> {
 
     #[inline]
     pub(super) fn tag<G: Game>(&self, g: &G) -> u64 {
-        // the proof table's tag packs the 62-bit key with the attacker's colour in bit 62 and a
-        // set bit 63 (no empty slot validates): the one place its raw word is needed
-        g.key().get() | (self.attacker.index() as u64) << 62 | 1 << 63
+        super::question_tag(g.key(), self.attacker)
     }
 
     /// Settles `g` if a cheap proof exists, else gives its first numbers: phi 1 and delta the

@@ -41,12 +41,14 @@ mod parallel;
 mod proof_table;
 mod settled;
 mod simulation;
+mod standing;
 mod tuning;
 
 pub(crate) use dfpn::{biased, unbiased};
 pub use job::{ChildNumbers, JobAnswer, Numbers, Scratch};
 pub use proof_table::ProofTable;
 pub use settled::{answer_from_bounds, bounds_from_outcome, Settled};
+pub use standing::{standings, AtOnce, MoveStanding, Standing};
 pub use tuning::{DEFAULT_ORDER_BIAS, DEFAULT_VCF_BUDGET, ENDGAME_FORCING_MIN_EMPTY};
 
 use super::vcf::ForcingSearch;
@@ -69,6 +71,14 @@ pub const INFINITE: u32 = 1 << 28;
 const SUCCEEDS: (u32, u32) = (0, INFINITE);
 /// "The side to move fails": phi infinite, delta 0.
 const FAILS: (u32, u32) = (INFINITE, 0);
+
+/// The proof table's tag of the position keyed `key` in the question "does `attacker` win?":
+/// the 62-bit key with the attacker's colour in bit 62 and a set bit 63 (no empty slot
+/// validates), so that both questions share one table. The one place its raw word is made.
+#[inline]
+pub fn question_tag(key: crate::game::Key, attacker: Player) -> u64 {
+    key.get() | (attacker.index() as u64) << 62 | 1 << 63
+}
 
 /// The two questions whose answers make a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -107,12 +107,23 @@ impl ProofTable {
         let b = self.bucket(tag);
         self.slots()[b..b + WAYS].iter().find_map(|s| {
             s.get(tag).map(|data| {
-                (
-                    (data & NUMBER_MASK) as u32,
-                    ((data >> NUMBER_BITS) & NUMBER_MASK) as u32,
-                )
+                let (phi, delta, _) = Self::decode(data);
+                (phi, delta)
             })
         })
+    }
+
+    /// An entry's data word as phi, delta and about how much work was spent on it (a power of
+    /// two, 0 if none was recorded): for readers of [`ProofTable::entries`], such as a report
+    /// of where a saved search stood.
+    #[inline]
+    pub fn decode(data: u64) -> (u32, u32, u64) {
+        let log = data >> WORK_SHIFT;
+        (
+            (data & NUMBER_MASK) as u32,
+            ((data >> NUMBER_BITS) & NUMBER_MASK) as u32,
+            if log == 0 { 0 } else { 1 << (log - 1) },
+        )
     }
 
     /// About how much work was spent on `tag` so far (as stored: a power of two), 0 if none.
@@ -122,14 +133,7 @@ impl ProofTable {
         self.slots()[b..b + WAYS]
             .iter()
             .find_map(|s| s.get(tag))
-            .map_or(0, |data| {
-                let log = data >> WORK_SHIFT;
-                if log == 0 {
-                    0
-                } else {
-                    1 << (log - 1)
-                }
-            })
+            .map_or(0, |data| Self::decode(data).2)
     }
 
     /// Stores the numbers of `tag` (each at most [`INFINITE`]); `work` (nodes spent) decides

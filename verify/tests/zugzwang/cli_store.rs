@@ -819,3 +819,83 @@ fn proof_positions(out: &str) -> u64 {
     let tail = &out[out.find("(loss): ").expect("the proof's line") + 8..];
     tail[..tail.find(' ').unwrap()].parse().unwrap()
 }
+
+/// A solve stopped by its time limit leaves a snapshot, and `table stats` reads it back as where
+/// the search stood at the start: both questions' numbers, and under each every legal move
+/// (symmetric images folded) with its numbers or "no entry". A damaged snapshot is a BAD line
+/// and exit status 1, the runs' report before it intact.
+#[test]
+fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
+    use zugzwang::game::cube::Cube;
+    use zugzwang::game::{Bits, Game};
+    use zugzwang::solver::games::Solvable;
+    use zugzwang::solver::GameSpec;
+    let showcase = "0x1000102480048205:0x0004000012215068";
+    let dir = tempfile::tempdir().unwrap();
+    let stopped = zugzwang()
+        .args(["solve", "sogo", showcase, "--threads", "1", "--mem", "128M"])
+        .args(["--time-limit", "1s", "--quiet", "--table"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
+    let stats = || {
+        zugzwang()
+            .args(["table", "stats"])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let o = stats();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "{out}");
+    let (_, standing) = out
+        .split_once("where the paused search stood at the start")
+        .expect("the snapshot is read");
+    let g =
+        <Cube as Solvable>::parse(GameSpec::from_name("sogo", None).unwrap(), showcase, 0).unwrap();
+    let names: Vec<String> = Bits(g.playable()).map(|mv| g.move_name(mv)).collect();
+    // the side to move attacks first; the solve stopped in it, so its root has numbers
+    let (mover_q, opponent_q) = standing
+        .split_once("does the opponent win?")
+        .expect("both questions");
+    assert!(
+        mover_q.contains("does the side to move win? proof "),
+        "{standing}"
+    );
+    for question in [mover_q, opponent_q] {
+        if question.trim_start().starts_with("no entry") {
+            continue;
+        }
+        for name in &names {
+            let listed = question.lines().filter(|l| {
+                l.trim_start().starts_with(&format!("{name}:"))
+                    || l.contains(&format!(" {name},"))
+                    || l.contains(&format!(" {name})"))
+            });
+            assert_eq!(listed.count(), 1, "{name} once in {question}");
+        }
+    }
+    assert!(
+        mover_q.lines().skip(1).any(|l| l.contains(": proof ")),
+        "some move has numbers: {mover_q}"
+    );
+    // damage the snapshot: a BAD line, exit status 1, the runs still reported
+    let state = dir.path().join("search-state.zzs");
+    let mut bytes = std::fs::read(&state).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    std::fs::write(&state, bytes).unwrap();
+    let o = stats();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("runs 1 (0 bad)") || out.contains("(0 bad)"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("BAD") && l.contains("search-state")),
+        "{out}"
+    );
+}

@@ -1,0 +1,152 @@
+//! `table stats` on a store with a proof search's snapshot: where the paused solve stood at its
+//! start, move by move (which move it believed in, how far each was from proved or disproved).
+
+use super::common::CliError;
+use std::path::Path;
+use std::time::Instant;
+use zugzwang::game::{Connect4, Cube, Player};
+use zugzwang::search::proof::{standings, AtOnce, MoveStanding, Numbers, Standing};
+use zugzwang::solver::games::Solvable;
+use zugzwang::solver::GameSpec;
+use zugzwang::store::checkpoint;
+use zugzwang::store::Manifest;
+
+/// The game of a store's manifest, with its board size for Connect Four.
+pub(super) fn spec_of(m: &Manifest) -> Option<GameSpec> {
+    if m.game == "connect4" {
+        let (w, h) = m.variant.split(' ').next()?.split_once('x')?;
+        return Some(GameSpec::Connect4 {
+            width: w.parse().ok()?,
+            height: h.parse().ok()?,
+        });
+    }
+    GameSpec::from_name(&m.game, None).ok()
+}
+
+/// The position `text` of the store `m` keyed as the store's searches keyed it (its hash seed
+/// and key mode).
+pub(super) fn keyed_position<G: Solvable>(
+    spec: GameSpec,
+    m: &Manifest,
+    text: &str,
+) -> Result<G, String> {
+    let keys = spec
+        .store_key_mode(m)
+        .ok_or_else(|| format!("unknown board or key mode '{}'", m.variant))?;
+    G::parse(spec, text, m.hash_seed).map(|g| g.keyed(m.hash_seed, keys))
+}
+
+/// Prints where the snapshot of `dir` (checked in full first) had the search at the store's
+/// start: each question's numbers there and at every move.
+pub(super) fn print(dir: &Path, m: &Manifest) -> Result<(), CliError> {
+    let bad = |why: String| CliError::BadInput(format!("{}: {why}", dir.display()));
+    let spec = spec_of(m).ok_or_else(|| bad(format!("unknown game '{}'", m.game)))?;
+    let t0 = Instant::now();
+    // SAFETY: read-only inspection under the directory's shared lock (`table stats` holds it),
+    // so no zugzwang process replaces or truncates the snapshot meanwhile.
+    let state = unsafe { checkpoint::read(dir, &m.identity()) }
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    let report = match spec {
+        GameSpec::Connect4 { .. } => {
+            report::<Connect4>(spec, m, &state).map_err(|e| bad(format!("start: {e}")))?
+        }
+        GameSpec::Cube(_) => {
+            report::<Cube>(spec, m, &state).map_err(|e| bad(format!("start: {e}")))?
+        }
+    };
+    println!(
+        "where the paused search stood at the start ({} entries read in {:.1} s; numbers, not facts):",
+        state.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    for line in report {
+        println!("  {line}");
+    }
+    Ok(())
+}
+
+/// The report's lines for a game.
+fn report<G: Solvable>(
+    spec: GameSpec,
+    m: &Manifest,
+    state: &checkpoint::SearchState,
+) -> Result<Vec<String>, String> {
+    let g: G = keyed_position(spec, m, &m.start)?;
+    let mover = Player::of_ply(g.ply());
+    let mut lines = Vec::new();
+    for standing in standings(&g, state.entries()) {
+        lines.extend(question_lines(&g, mover, standing));
+    }
+    Ok(lines)
+}
+
+/// One question's lines: its numbers at the start, then the moves, the most promising for the
+/// side to move first (the smallest number it must bring to zero: the proof number where it
+/// attacks, the disproof number where it defends).
+fn question_lines<G: Solvable>(g: &G, mover: Player, s: Standing) -> Vec<String> {
+    let who = if s.attacker == mover {
+        "the side to move"
+    } else {
+        "the opponent"
+    };
+    let Some((root, work)) = s.root else {
+        return vec![format!("does {who} win? no entry")];
+    };
+    let mut lines = vec![format!("does {who} win? {}", numbers_text(root, work))];
+    let movers_number = |n: Numbers| {
+        if s.attacker == mover {
+            n.proof
+        } else {
+            n.disproof
+        }
+    };
+    let mut moves = s.moves;
+    moves.sort_by_key(|m| match (m.at_once, m.entry) {
+        (_, Some((n, _))) => (0, movers_number(n)),
+        (None, None) => (1, 0),
+        (Some(_), None) => (2, 0),
+    });
+    for m in &moves {
+        lines.push(format!("  {}: {}", move_names(g, m), move_text(m)));
+    }
+    lines
+}
+
+/// A move with its symmetric images: `b1 (= c1)`.
+fn move_names<G: Solvable>(g: &G, m: &MoveStanding) -> String {
+    let images: Vec<String> = zugzwang::game::Bits(m.images)
+        .map(|mv| g.move_name(mv))
+        .collect();
+    if images.is_empty() {
+        g.move_name(m.mv)
+    } else {
+        format!("{} (= {})", g.move_name(m.mv), images.join(", "))
+    }
+}
+
+fn move_text(m: &MoveStanding) -> String {
+    match (m.at_once, m.entry) {
+        (Some(AtOnce::Wins), _) => "wins at once".into(),
+        (Some(AtOnce::Loses), _) => "loses at once".into(),
+        (None, Some((n, work))) => numbers_text(n, work),
+        (None, None) => "no entry".into(),
+    }
+}
+
+/// The attacker's numbers and the work spent (as stored: a power of two of expansions), or
+/// what they settle (a settled entry's work is not shown: the table weights every settled
+/// entry as a large subtree, whatever it cost).
+fn numbers_text(n: Numbers, work: u64) -> String {
+    if n.proof == 0 {
+        "proved".into()
+    } else if n.disproof == 0 {
+        "disproved".into()
+    } else {
+        format!(
+            "proof {}, disproof {}, work ~2^{} expansions",
+            n.proof,
+            n.disproof,
+            work.max(1).trailing_zeros()
+        )
+    }
+}
