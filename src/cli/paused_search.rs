@@ -89,10 +89,16 @@ fn question_lines<G: Solvable>(g: &G, mover: Player, s: Standing) -> Vec<String>
     } else {
         "the opponent"
     };
-    let Some((root, work)) = s.root else {
-        return vec![format!("does {who} win? no entry")];
+    if s.root.is_none() && s.moves.iter().all(|m| m.entry.is_none()) {
+        return vec![format!("does {who} win? no entries")];
+    }
+    // (a running search's root entry is written when it starts and again only when the question
+    // is settled, so a full table may have dropped it while its moves' entries are there)
+    let root = match s.root {
+        Some((n, work)) => numbers_text(n, work),
+        None => "no entry for the start itself".into(),
     };
-    let mut lines = vec![format!("does {who} win? {}", numbers_text(root, work))];
+    let mut lines = vec![format!("does {who} win? {root}")];
     let movers_number = |n: Numbers| {
         if s.attacker == mover {
             n.proof
