@@ -125,7 +125,7 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
         };
         msg += &format!(", {who} wins? proof {} disproof {}", r.proof, r.disproof);
         if let Some(m) = control.root_moves() {
-            msg += &moves_settled(m, r.attacker_to_move);
+            msg += &moves_settled(m, r.attacker_to_move, control.working_on());
         }
     }
     if control.settled() > 0 {
@@ -139,14 +139,16 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
 }
 
 /// How the root's moves stand, in the words of the question: with the mover attacking, a move
-/// that succeeds wins; with the opponent attacking, a move that fails loses.
-fn moves_settled(m: RootMoves, mover_attacks: bool) -> String {
+/// that succeeds wins; with the opponent attacking, a move that fails loses. Then the move the
+/// search is in, if named (a log of a long solve shows whether it stays with one).
+fn moves_settled(m: RootMoves, mover_attacks: bool, working_on: Option<String>) -> String {
     let (decided, other) = if mover_attacks {
         (format!("{} win", m.succeed), m.fail)
     } else {
         (format!("{} lose", m.fail), m.succeed)
     };
-    format!(" (of {} moves {decided}, {other} do not)", m.moves)
+    let on = working_on.map_or(String::new(), |name| format!("; searching {name}"));
+    format!(" (of {} moves {decided}, {other} do not{on})", m.moves)
 }
 
 impl Drop for Progress {

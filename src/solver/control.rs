@@ -5,7 +5,7 @@
 use crate::search::proof::RootReport;
 pub use crate::search::proof::{RootMoves, RootNumbers};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 /// Why a solve stopped without an answer.
@@ -30,6 +30,8 @@ pub struct Control {
     settled: AtomicU64,
     /// How full the main table is, in thousandths (sampled now and then).
     fill: AtomicU64,
+    /// The game's move names by cell, set by the solver (see [`Control::working_on`]).
+    move_names: Mutex<Vec<String>>,
 }
 
 impl Control {
@@ -81,6 +83,13 @@ impl Control {
         self.root.moves()
     }
 
+    /// The move the proof search is in at the position asked about, named as the game names
+    /// moves, if it has published one.
+    pub fn working_on(&self) -> Option<String> {
+        let cell = self.root.moves()?.working_on? as usize;
+        self.move_names.lock().ok()?.get(cell).cloned()
+    }
+
     /// Positions settled in the position store so far (0 without one).
     pub fn settled(&self) -> u64 {
         self.settled.load(Ordering::Relaxed)
@@ -94,6 +103,13 @@ impl Control {
 
     pub(crate) fn set_settled(&self, n: u64) {
         self.settled.store(n, Ordering::Relaxed);
+    }
+
+    /// The names of the moves of the game being solved, by cell index (0..64).
+    pub(crate) fn set_move_names(&self, names: Vec<String>) {
+        if let Ok(mut m) = self.move_names.lock() {
+            *m = names;
+        }
     }
 
     pub(crate) fn set_table_fill(&self, fill: f64) {

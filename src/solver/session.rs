@@ -300,6 +300,7 @@ impl Solver {
                 move_scores: analyze.then(Vec::new),
             },
             (None, None) => {
+                control.set_move_names((0..64).map(|cell| g.move_name(1 << cell)).collect());
                 self.make_tables();
                 if self.config.engine == Engine::Alphabeta && self.pool.is_none() {
                     self.pool = Some(thread_pool(self.config.threads)?);

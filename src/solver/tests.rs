@@ -263,3 +263,55 @@ fn bad_requests_are_one_line_errors() {
         .unwrap_err()
         .is_bad_input());
 }
+
+/// While a proof search runs, the move the control says it is in is always one of the
+/// position's non-losing moves by the game's name for it (watched from another thread, as a
+/// progress display does), and it names some move before the search ends.
+#[test]
+fn the_move_being_searched_is_a_move_of_the_position() {
+    let g = <Cube as Solvable>::parse(
+        GameSpec::Cube(Rules::Sogo),
+        "0x1000102480048205:0x0004000012215068",
+        0,
+    )
+    .unwrap();
+    let names: Vec<String> = crate::game::Bits(crate::game::Game::non_losing_moves(&g))
+        .map(|mv| g.move_name(mv))
+        .collect();
+    let mut solver = Solver::new(
+        g.spec(),
+        SolverConfig {
+            threads: 1,
+            mem_bytes: 128 << 20,
+            ..SolverConfig::for_game(g.spec())
+        },
+    )
+    .unwrap();
+    let control = Control::new();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let seen = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            let mut seen = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(name) = control.working_on() {
+                    seen.push(name);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            seen
+        });
+        let limit = Some(Duration::from_millis(800));
+        let r = solver.solve_position(&g, Question::Value, limit, &control);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let seen = watcher.join().unwrap();
+        assert!(
+            matches!(r, Err(SolveError::Stopped { .. })),
+            "800 ms do not decide it"
+        );
+        seen
+    });
+    assert!(!seen.is_empty(), "no move named in 800 ms");
+    for name in &seen {
+        assert!(names.contains(name), "{name} is not a move of the position");
+    }
+}

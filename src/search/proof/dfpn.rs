@@ -441,10 +441,17 @@ impl<'t> ProofSearch<'t> {
     }
 
     /// Publishes the root's numbers `phi`, `delta` (of the side to move in `g`) as the
-    /// question's proof and disproof numbers, and the counts of its moves settled either way
-    /// (`children`: the numbers of the positions after them).
+    /// question's proof and disproof numbers, the counts of its moves settled either way
+    /// (`children`: the numbers of the positions after them), and the move the search goes
+    /// into next (`working_on`, 0 when none).
     #[cold]
-    fn publish_root<G: Game>(&self, g: &G, phi: u32, delta: u32, children: &[(u32, u32)]) {
+    fn publish_root<G: Game>(
+        &self,
+        g: &G,
+        (phi, delta): (u32, u32),
+        children: &[(u32, u32)],
+        working_on: u64,
+    ) {
         let Some(report) = self.root_report else {
             return;
         };
@@ -455,7 +462,8 @@ impl<'t> ProofSearch<'t> {
             disproof,
             attacker_to_move,
         };
-        report.publish(numbers, super::RootMoves::of_children(children));
+        let cell = (working_on != 0).then(|| G::cell_index(working_on));
+        report.publish(numbers, super::RootMoves::of_children(children, cell));
     }
 
     /// Counts `n` nodes for the progress counter, telling it once a [`TICK`] has gathered;
@@ -622,7 +630,12 @@ impl<'t> ProofSearch<'t> {
                 sum.min(INFINITE as u64 - 1) as u32
             };
             if tag == self.root_tag {
-                self.publish_root(g, phi, delta, &numbers[..n_kept]);
+                let on = if phi == 0 || delta == 0 {
+                    0
+                } else {
+                    kept[best]
+                };
+                self.publish_root(g, (phi, delta), &numbers[..n_kept], on);
             }
             if phi >= th_phi || delta >= th_delta {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
@@ -737,6 +750,8 @@ mod tests {
                     "{}",
                     g.to_hex()
                 );
+                // a finished search names no move it is in
+                assert_eq!(m.working_on, None, "{}", g.to_hex());
                 let mover_failed = attacker_wins != (attacker == mover);
                 if mover_failed {
                     assert_eq!(

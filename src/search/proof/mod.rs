@@ -189,33 +189,47 @@ pub struct RootMoves {
     pub succeed: u32,
     /// Moves proved to fail it.
     pub fail: u32,
+    /// The cell index of the move the search is in (the child df-pn chose last), if any: a
+    /// long solve's log shows whether the search stays with one move or turns from move to
+    /// move.
+    pub working_on: Option<u32>,
 }
 
 impl RootMoves {
     const VALID: u64 = 1 << 63;
 
     /// The counts of the moves with these numbers (each the numbers of the position after the
-    /// move, for its side to move).
-    pub(crate) fn of_children(children: &[(u32, u32)]) -> RootMoves {
+    /// move, for its side to move),
+    /// and the cell of the move being searched, if any.
+    pub(crate) fn of_children(children: &[(u32, u32)], working_on: Option<u32>) -> RootMoves {
         RootMoves {
             moves: children.len() as u32,
             // the root's mover succeeds with a move exactly when the mover after it fails
             succeed: children.iter().filter(|n| n.1 == 0).count() as u32,
             fail: children.iter().filter(|n| n.0 == 0).count() as u32,
+            working_on,
         }
     }
 
-    /// The packed word (0 is "nothing published").
+    /// The packed word (0 is "nothing published"): counts in bits 0..48, the cell plus one in
+    /// bits 48..56 (0: none).
     pub fn pack(self) -> u64 {
-        Self::VALID | self.moves as u64 | (self.succeed as u64) << 16 | (self.fail as u64) << 32
+        let cell = self.working_on.map_or(0, |c| (c as u64 & 0x7f) + 1);
+        Self::VALID
+            | self.moves as u64
+            | (self.succeed as u64) << 16
+            | (self.fail as u64) << 32
+            | cell << 48
     }
 
     /// The counts of a packed word, if any were published.
     pub fn unpack(word: u64) -> Option<RootMoves> {
+        let cell = (word >> 48 & 0xff) as u32;
         (word & Self::VALID != 0).then_some(RootMoves {
             moves: (word & 0xffff) as u32,
             succeed: (word >> 16 & 0xffff) as u32,
             fail: (word >> 32 & 0xffff) as u32,
+            working_on: cell.checked_sub(1),
         })
     }
 }
@@ -263,5 +277,26 @@ impl RootNumbers {
             disproof: ((word >> 29) & ((1 << 29) - 1)) as u32,
             attacker_to_move: word >> 58 & 1 == 1,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packed and unpacked, the root's counts and the move being searched come back as they
+    /// were, for every cell and for none.
+    #[test]
+    fn root_moves_survive_packing() {
+        for working_on in (0..64).map(Some).chain([None]) {
+            let m = RootMoves {
+                moves: 16,
+                succeed: 3,
+                fail: 12,
+                working_on,
+            };
+            assert_eq!(RootMoves::unpack(m.pack()), Some(m));
+        }
+        assert_eq!(RootMoves::unpack(0), None);
     }
 }
