@@ -92,10 +92,15 @@ fn question_lines<G: Solvable>(g: &G, mover: Player, s: Standing) -> Vec<String>
     if s.root.is_none() && s.moves.iter().all(|m| m.entry.is_none()) {
         return vec![format!("does {who} win? no entries")];
     }
-    // (a running search's root entry is written when it starts and again only when the question
-    // is settled, so a full table may have dropped it while its moves' entries are there)
+    // A search on one question writes its start's entry when it begins and again only when
+    // the question is settled (its moves' entries are written as it goes), so an open start's
+    // entry may be stale, and a full table may have dropped it.
     let root = match s.root {
-        Some((n, work)) => numbers_text(n, work),
+        Some((n, _)) if n.settled() => numbers_text(n, 0),
+        Some((n, work)) => format!(
+            "the start's entry as last written: {}",
+            numbers_text(n, work)
+        ),
         None => "no entry for the start itself".into(),
     };
     let mut lines = vec![format!("does {who} win? {root}")];

@@ -860,7 +860,7 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
         .split_once("does the opponent win?")
         .expect("both questions");
     assert!(
-        mover_q.contains("does the side to move win? proof "),
+        mover_q.contains("does the side to move win? the start's entry as last written: proof "),
         "{standing}"
     );
     for question in [mover_q, opponent_q] {
