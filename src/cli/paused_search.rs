@@ -7,7 +7,7 @@ use std::time::Instant;
 use zugzwang::game::{Connect4, Cube, Player};
 use zugzwang::search::proof::{standings, AtOnce, MoveStanding, Numbers, Standing};
 use zugzwang::solver::games::Solvable;
-use zugzwang::solver::GameSpec;
+use zugzwang::solver::{GameSpec, KeyMode};
 use zugzwang::store::checkpoint;
 use zugzwang::store::Manifest;
 
@@ -23,16 +23,13 @@ pub(super) fn spec_of(m: &Manifest) -> Option<GameSpec> {
     GameSpec::from_name(&m.game, None).ok()
 }
 
-/// The position `text` of the store `m` keyed as the store's searches keyed it (its hash seed
-/// and key mode).
+/// The position `text` of the store `m`'s game keyed with its hash seed in key mode `keys`.
 pub(super) fn keyed_position<G: Solvable>(
     spec: GameSpec,
     m: &Manifest,
     text: &str,
+    keys: KeyMode,
 ) -> Result<G, String> {
-    let keys = spec
-        .store_key_mode(m)
-        .ok_or_else(|| format!("unknown board or key mode '{}'", m.variant))?;
     G::parse(spec, text, m.hash_seed).map(|g| g.keyed(m.hash_seed, keys))
 }
 
@@ -71,7 +68,10 @@ fn report<G: Solvable>(
     m: &Manifest,
     state: &checkpoint::SearchState,
 ) -> Result<Vec<String>, String> {
-    let g: G = keyed_position(spec, m, &m.start)?;
+    let keys = spec
+        .store_key_mode(m)
+        .ok_or_else(|| format!("unknown board or key mode '{}'", m.variant))?;
+    let g: G = keyed_position(spec, m, &m.start, keys)?;
     let mover = Player::of_ply(g.ply());
     let mut lines = Vec::new();
     for standing in standings(&g, state.entries()) {

@@ -12,7 +12,6 @@ use std::time::Duration;
 use std::time::Instant;
 use zugzwang::game::{Connect4, Cube, Game, Key};
 use zugzwang::search::MemoryTable;
-use zugzwang::solver::games::Solvable;
 use zugzwang::solver::{
     BestMoves, Control, GameSpec, KeyMode, Question, SolveError, Solver, SolverConfig,
 };
@@ -498,7 +497,7 @@ pub(super) fn cube_start(spec: GameSpec, m: &Manifest, keys: KeyMode) -> Result<
 
 /// A 4x4x4 position of the table's game, keyed as the table was (`keys`).
 fn cube_position(spec: GameSpec, m: &Manifest, text: &str, keys: KeyMode) -> Result<Cube, String> {
-    <Cube as Solvable>::parse(spec, text, m.hash_seed).map(|g| g.keyed(m.hash_seed, keys))
+    super::paused_search::keyed_position(spec, m, text, keys)
 }
 
 /// The independent judge of the checks: the game's solver with its defaults, one thread,
