@@ -757,6 +757,12 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "1",
             "b3",
         ),
+        (
+            "milestone-reply-890a-seed407704158398",
+            "0x0000000000101091:0x000000000000890a",
+            "407704158398",
+            "a2",
+        ),
     ];
     for (name, position, seed, best) in proofs {
         let dir = copy_of_committed(name);
