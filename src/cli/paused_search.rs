@@ -33,51 +33,79 @@ pub(super) fn keyed_position<G: Solvable>(
     G::parse(spec, text, m.hash_seed).map(|g| g.keyed(m.hash_seed, keys))
 }
 
+/// Checks that `text` is a position of the store `m`'s game (before anything is printed or the
+/// snapshot is read: a bad `--from` is the user's one-line error, not a damaged table).
+pub(super) fn check_position(m: &Manifest, text: &str) -> Result<(), String> {
+    let spec = spec_of(m).ok_or_else(|| format!("unknown game '{}'", m.game))?;
+    match spec {
+        GameSpec::Connect4 { .. } => position::<Connect4>(spec, m, text).map(|_| ()),
+        GameSpec::Cube(_) => position::<Cube>(spec, m, text).map(|_| ()),
+    }
+}
+
 /// Prints where the snapshot of `dir` (checked in full first) had the search at the store's
-/// start: each question's numbers there and at every move.
-pub(super) fn print(dir: &Path, m: &Manifest) -> Result<(), CliError> {
+/// start, or at `from` (a position of the store's game, e.g. one move deeper, where a solve put
+/// its work): each question's numbers there and at every move.
+pub(super) fn print(dir: &Path, m: &Manifest, from: Option<&str>) -> Result<(), CliError> {
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", dir.display()));
     let spec = spec_of(m).ok_or_else(|| bad(format!("unknown game '{}'", m.game)))?;
-    let t0 = Instant::now();
-    // SAFETY: read-only inspection under the directory's shared lock (`table stats` holds it),
-    // so no zugzwang process replaces or truncates the snapshot meanwhile.
-    let state = unsafe { checkpoint::read(dir, &m.identity()) }
-        .map_err(|e| CliError::Failed(e.to_string()))?;
-    let report = match spec {
-        GameSpec::Connect4 { .. } => {
-            report::<Connect4>(spec, m, &state).map_err(|e| bad(format!("start: {e}")))?
-        }
-        GameSpec::Cube(_) => {
-            report::<Cube>(spec, m, &state).map_err(|e| bad(format!("start: {e}")))?
-        }
+    let (text, which, at) = match from {
+        Some(p) => (p, "--from", p),
+        None => (m.start.as_str(), "start", "the start"),
     };
+    let report = match spec {
+        GameSpec::Connect4 { .. } => report::<Connect4>(dir, spec, m, text),
+        GameSpec::Cube(_) => report::<Cube>(dir, spec, m, text),
+    };
+    let (lines, entries, seconds) = report.map_err(|e| match e {
+        ReportError::Position(e) => bad(format!("{which}: {e}")),
+        ReportError::Snapshot(e) => CliError::Failed(e),
+    })?;
     println!(
-        "where the paused search stood at the start ({} entries read in {:.1} s; numbers, not facts):",
-        state.len(),
-        t0.elapsed().as_secs_f64()
+        "where the paused search stood at {at} ({entries} entries read in {seconds:.1} s; numbers, not facts):"
     );
-    for line in report {
+    for line in lines {
         println!("  {line}");
     }
     Ok(())
 }
 
-/// The report's lines for a game.
-fn report<G: Solvable>(
-    spec: GameSpec,
-    m: &Manifest,
-    state: &checkpoint::SearchState,
-) -> Result<Vec<String>, String> {
+/// Why a report could not be made.
+enum ReportError {
+    /// The position asked about is not one of the store's game.
+    Position(String),
+    /// The snapshot could not be read or failed its check.
+    Snapshot(String),
+}
+
+/// The position `text` of the store `m`'s game, keyed as the store's entries are.
+fn position<G: Solvable>(spec: GameSpec, m: &Manifest, text: &str) -> Result<G, String> {
     let keys = spec
         .store_key_mode(m)
         .ok_or_else(|| format!("unknown board or key mode '{}'", m.variant))?;
-    let g: G = keyed_position(spec, m, &m.start, keys)?;
+    keyed_position(spec, m, text, keys)
+}
+
+/// The report's lines at the position `text` (parsed before the snapshot is read), with the
+/// number of entries read and the seconds it took.
+fn report<G: Solvable>(
+    dir: &Path,
+    spec: GameSpec,
+    m: &Manifest,
+    text: &str,
+) -> Result<(Vec<String>, usize, f64), ReportError> {
+    let g: G = position(spec, m, text).map_err(ReportError::Position)?;
+    let t0 = Instant::now();
+    // SAFETY: read-only inspection under the directory's shared lock (`table stats` holds it),
+    // so no zugzwang process replaces or truncates the snapshot meanwhile.
+    let state = unsafe { checkpoint::read(dir, &m.identity()) }
+        .map_err(|e| ReportError::Snapshot(e.to_string()))?;
     let mover = Player::of_ply(g.ply());
     let mut lines = Vec::new();
     for standing in standings(&g, state.entries()) {
         lines.extend(question_lines(&g, mover, standing));
     }
-    Ok(lines)
+    Ok((lines, state.len(), t0.elapsed().as_secs_f64()))
 }
 
 /// One question's lines: its numbers at the start, then the moves, the most promising for the

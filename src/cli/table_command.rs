@@ -40,6 +40,11 @@ pub enum TableCommand {
 pub struct StatsArgs {
     /// The store directory (made by `solve ... --table DIR`).
     dir: PathBuf,
+    /// Where a paused proof search stood at this position instead of the table's recorded
+    /// start (moves from the empty board, or `0xWHITE:0xBLACK` for the 4x4x4 games): e.g. a
+    /// move deeper, or a position solved in a table made for another.
+    #[arg(long, value_name = "POSITION")]
+    from: Option<String>,
 }
 
 /// Arguments of `table check`.
@@ -136,6 +141,14 @@ fn name(r: &Run) -> String {
 
 fn stats(a: &StatsArgs) -> Result<i32, CliError> {
     let (m, _lock) = manifest_of(&a.dir)?;
+    if let Some(from) = &a.from {
+        // --from asks about the snapshot alone: refuse it before the report starts
+        let bad = |why: String| CliError::BadInput(format!("{}: --from: {why}", a.dir.display()));
+        super::paused_search::check_position(&m, from).map_err(bad)?;
+        if !a.dir.join(SEARCH_STATE).exists() {
+            return Err(bad(format!("no {SEARCH_STATE} (no paused proof search)")));
+        }
+    }
     let (runs, bad) = open_runs(&a.dir, &m)?;
     println!(
         "store {}: {} {} (hash seed {}), start '{}'",
@@ -186,7 +199,7 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
             "{SEARCH_STATE}: {} (a proof search's snapshot for resuming; not checked, not facts)",
             human_bytes(meta.len())
         );
-        if let Err(e) = super::paused_search::print(&a.dir, &m) {
+        if let Err(e) = super::paused_search::print(&a.dir, &m, a.from.as_deref()) {
             println!("  BAD {e}");
             bad_state = true;
         }
@@ -690,7 +703,8 @@ mod tests {
         assert_eq!(check(dir.path()).unwrap(), 0);
         assert_eq!(
             stats(&StatsArgs {
-                dir: dir.path().to_path_buf()
+                dir: dir.path().to_path_buf(),
+                from: None,
             })
             .unwrap(),
             0

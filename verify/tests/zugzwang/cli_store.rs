@@ -886,6 +886,82 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
         mover_q.lines().skip(1).any(|l| l.contains(": proof ")),
         "some move has numbers: {mover_q}"
     );
+    // --from: one move deeper, into the move the search spent the most work on
+    let work = |l: &str| -> u32 { l[l.find("~2^").unwrap() + 3..][..2].trim().parse().unwrap() };
+    let busiest = mover_q
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains(": proof "))
+        .max_by_key(|l| work(l))
+        .unwrap()
+        .trim_start();
+    assert!(work(busiest) > 4, "{busiest}");
+    let name = busiest[..busiest.find([':', ' ']).unwrap()].to_string();
+    let mv = Bits(g.playable())
+        .find(|&mv| g.move_name(mv) == name)
+        .expect("a legal move");
+    let mut child = g;
+    child.play(mv);
+    let o = zugzwang()
+        .args(["table", "stats"])
+        .arg(dir.path())
+        .args(["--from", &child.to_hex()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "{out}");
+    let (_, deeper) = out
+        .split_once(&format!(
+            "where the paused search stood at {} (",
+            child.to_hex()
+        ))
+        .expect("the snapshot is read at --from");
+    // the child's mover is the start's opponent: its defence is what the search worked on
+    let (_, defence) = deeper
+        .split_once("does the opponent win?")
+        .expect("both questions");
+    let child_names: Vec<String> = Bits(child.playable())
+        .map(|mv| child.move_name(mv))
+        .collect();
+    for name in &child_names {
+        let listed = defence.lines().filter(|l| {
+            l.trim_start().starts_with(&format!("{name}:"))
+                || l.contains(&format!(" {name},"))
+                || l.contains(&format!(" {name})"))
+        });
+        assert_eq!(listed.count(), 1, "{name} once in {defence}");
+    }
+    // a --from that is not a position, or a table without a snapshot: one line, exit status 2
+    let o = zugzwang()
+        .args(["table", "stats"])
+        .arg(dir.path())
+        .args(["--from", "0x1:0x1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
+    assert!(stderr_line(&o).contains("--from"), "{}", stderr_line(&o));
+    assert!(o.stdout.is_empty(), "refused before the report");
+    // (a solve that ends leaves no snapshot: White completes a1-d1 at once)
+    let won_at_once = "0x7:0x700";
+    let empty = tempfile::tempdir().unwrap();
+    let made = zugzwang()
+        .args(["solve", "sogo", won_at_once, "--quiet", "--table"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let o = zugzwang()
+        .args(["table", "stats"])
+        .arg(empty.path())
+        .args(["--from", won_at_once])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
+    assert!(
+        stderr_line(&o).contains("no search-state.zzs"),
+        "{}",
+        stderr_line(&o)
+    );
     // damage the snapshot: a BAD line, exit status 1, the runs still reported
     let state = dir.path().join("search-state.zzs");
     let mut bytes = std::fs::read(&state).unwrap();
