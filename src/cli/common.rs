@@ -125,7 +125,10 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
         };
         msg += &format!(", {who} wins? proof {} disproof {}", r.proof, r.disproof);
         if let Some(m) = control.root_moves() {
-            msg += &moves_settled(m, r.attacker_to_move, control.working_on());
+            let line = control.forced_line();
+            // the moves are those of the line's end, whose side to move alternates along it
+            let mover_attacks = r.attacker_to_move != (line.len() % 2 == 1);
+            msg += &moves_settled(m, mover_attacks, &line, control.working_on());
         }
     }
     if control.settled() > 0 {
@@ -139,16 +142,31 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
 }
 
 /// How the root's moves stand, in the words of the question: with the mover attacking, a move
-/// that succeeds wins; with the opponent attacking, a move that fails loses. Then the move the
-/// search is in, if named (a log of a long solve shows whether it stays with one).
-fn moves_settled(m: RootMoves, mover_attacks: bool, working_on: Option<String>) -> String {
+/// that succeeds wins; with the opponent attacking, a move that fails loses. After a forced line
+/// (`line`, each the only move of its position), the moves are those of the line's end, and
+/// `mover_attacks` is said of its side to move. Then the move the search is in, if named (a log
+/// of a long solve shows whether it stays with one).
+fn moves_settled(
+    m: RootMoves,
+    mover_attacks: bool,
+    line: &[String],
+    working_on: Option<String>,
+) -> String {
     let (decided, other) = if mover_attacks {
         (format!("{} win", m.succeed), m.fail)
     } else {
         (format!("{} lose", m.fail), m.succeed)
     };
+    let after = if line.is_empty() {
+        String::new()
+    } else {
+        format!("after {}, each the only move: ", line.join(" "))
+    };
     let on = working_on.map_or(String::new(), |name| format!("; searching {name}"));
-    format!(" (of {} moves {decided}, {other} do not{on})", m.moves)
+    format!(
+        " ({after}of {} moves {decided}, {other} do not{on})",
+        m.moves
+    )
 }
 
 impl Drop for Progress {
@@ -169,4 +187,33 @@ pub fn save_record(dir: &std::path::Path, rec: zugzwang::record::Record) -> Resu
         .map_err(|e| CliError::Failed(format!("writing record into {}: {e}", dir.display())))?;
     eprintln!("record written to {}", path.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The root's moves in the question's words, and after a forced line the line's end's moves
+    /// with the line named first.
+    #[test]
+    fn moves_are_said_in_the_questions_words_after_any_forced_line() {
+        let m = RootMoves {
+            moves: 15,
+            succeed: 2,
+            fail: 3,
+            working_on: Some(6),
+        };
+        assert_eq!(
+            moves_settled(m, true, &[], Some("c2".into())),
+            " (of 15 moves 2 win, 3 do not; searching c2)"
+        );
+        assert_eq!(
+            moves_settled(m, false, &[], None),
+            " (of 15 moves 3 lose, 2 do not)"
+        );
+        assert_eq!(
+            moves_settled(m, true, &["a2".into(), "b3".into()], Some("c2".into())),
+            " (after a2 b3, each the only move: of 15 moves 2 win, 3 do not; searching c2)"
+        );
+    }
 }

@@ -83,11 +83,30 @@ impl Control {
         self.root.moves()
     }
 
-    /// The move the proof search is in at the position asked about, named as the game names
-    /// moves, if it has published one.
+    /// The move the proof search is in at the position asked about (or at the end of its
+    /// forced line, [`Control::forced_line`]), named as the game names moves, if it has
+    /// published one.
     pub fn working_on(&self) -> Option<String> {
-        let cell = self.root.moves()?.working_on? as usize;
-        self.move_names.lock().ok()?.get(cell).cloned()
+        let cell = self.root.moves()?.working_on?;
+        self.move_name(cell)
+    }
+
+    /// The moves from the position asked about to the one [`Control::root_moves`] describes,
+    /// each the only move of its position that does not lose at once (see
+    /// [`crate::search::proof::ForcedLine`]): empty when they describe the position itself.
+    pub fn forced_line(&self) -> Vec<String> {
+        let line = self.root.line();
+        line.cells()
+            .iter()
+            .map(|&c| {
+                self.move_name(c as u32)
+                    .unwrap_or_else(|| format!("cell {c}"))
+            })
+            .collect()
+    }
+
+    fn move_name(&self, cell: u32) -> Option<String> {
+        self.move_names.lock().ok()?.get(cell as usize).cloned()
     }
 
     /// Positions settled in the position store so far (0 without one).

@@ -315,3 +315,84 @@ fn the_move_being_searched_is_a_move_of_the_position() {
         assert!(names.contains(name), "{name} is not a move of the position");
     }
 }
+
+/// Where the position asked about has one move that does not lose at once (a milestone reply
+/// after White's a2, Black's block on top of it), the search works below it, and the report
+/// follows: the forced line names that move, the moves counted and the move being searched are
+/// the next position's, and the numbers still say that the attacker (White: "does Black
+/// lose?") is not to move at the root. Watched from another thread; it must see the line before
+/// the time limit stops the solve.
+#[test]
+fn the_report_follows_a_forced_move_to_the_next_choice() {
+    use crate::game::{Bits, Game};
+    let g = <Cube as Solvable>::parse(
+        GameSpec::Cube(Rules::Sogo),
+        "0x0000001000101091:0x000000000000890c",
+        0,
+    )
+    .unwrap();
+    let only = g.non_losing_moves();
+    assert_eq!(only.count_ones(), 1, "one move that does not lose at once");
+    let mut next = g;
+    next.play(only);
+    let next_moves: Vec<String> = Bits(next.non_losing_moves())
+        .map(|mv| next.move_name(mv))
+        .collect();
+    assert!(next_moves.len() > 1, "a choice after the forced move");
+    let mut solver = Solver::new(
+        g.spec(),
+        SolverConfig {
+            threads: 1,
+            mem_bytes: 128 << 20,
+            first: Some(FirstQuestion::Loss),
+            ..SolverConfig::for_game(g.spec())
+        },
+    )
+    .unwrap();
+    let control = Control::new();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let seen = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            let mut seen = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let line = control.forced_line();
+                let numbers = control.root_numbers();
+                let moves = control.root_moves();
+                let on = control.working_on();
+                seen.push((line, numbers, moves, on));
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            seen
+        });
+        let limit = Some(Duration::from_millis(800));
+        let r = solver.solve_position(&g, Question::Value, limit, &control);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let seen = watcher.join().unwrap();
+        assert!(
+            matches!(r, Err(SolveError::Stopped { .. })),
+            "800 ms do not decide it"
+        );
+        seen
+    });
+    let forced = vec![g.move_name(only)];
+    let mut below = 0;
+    for (line, numbers, moves, on) in &seen {
+        if let Some(n) = numbers {
+            assert!(
+                !n.attacker_to_move,
+                "White attacks, Black moves at the root"
+            );
+        }
+        if line.is_empty() {
+            continue;
+        }
+        below += 1;
+        assert_eq!(line, &forced, "the line is the forced move");
+        let m = moves.expect("moves published with the line");
+        assert!(m.moves as usize <= next_moves.len(), "{m:?}");
+        if let Some(name) = on {
+            assert!(next_moves.contains(name), "{name} is not a move after it");
+        }
+    }
+    assert!(below > 0, "the report never followed the forced move");
+}

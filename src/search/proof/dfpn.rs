@@ -56,7 +56,7 @@ impl<'t> ProofSearch<'t> {
             settled_hits: 0,
             recorded: 0,
             root_report: None,
-            root_tag: 0,
+            report_line: super::ReportLine::at(0),
             replay_budget: 0,
             replay_proofs: 0,
         }
@@ -287,7 +287,7 @@ impl<'t> ProofSearch<'t> {
     pub(super) fn attacker_wins_here<G: Game>(&mut self, g: &G) -> Result<bool, Halt> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
-        self.root_tag = tag;
+        self.report_line = super::ReportLine::at(tag);
         // the root may go on until its proof number reaches the limit
         let limit = Numbers {
             proof: self.proof_limit,
@@ -440,10 +440,10 @@ impl<'t> ProofSearch<'t> {
         (1, moves.count_ones())
     }
 
-    /// Publishes the root's numbers `phi`, `delta` (of the side to move in `g`) as the
-    /// question's proof and disproof numbers, the counts of its moves settled either way
-    /// (`children`: the numbers of the positions after them), and the move the search goes
-    /// into next (`working_on`, 0 when none).
+    /// Publishes the numbers `phi`, `delta` (of the side to move in `g`: the root, or the end of
+    /// its forced line) as the question's proof and disproof numbers, the counts of `g`'s moves
+    /// settled either way (`children`: the numbers of the positions after them), the move the
+    /// search goes into next (`working_on`, 0 when none), and the forced line.
     #[cold]
     fn publish_root<G: Game>(
         &self,
@@ -457,13 +457,15 @@ impl<'t> ProofSearch<'t> {
         };
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let Numbers { proof, disproof } = Numbers::from_mover(phi, delta, attacker_to_move);
+        let line = self.report_line.line();
         let numbers = super::RootNumbers {
             proof,
             disproof,
-            attacker_to_move,
+            // at the root: the sides alternate along the forced line
+            attacker_to_move: attacker_to_move != (line.len() % 2 == 1),
         };
         let cell = (working_on != 0).then(|| G::cell_index(working_on));
-        report.publish(numbers, super::RootMoves::of_children(children, cell));
+        report.publish(numbers, super::RootMoves::of_children(children, cell), line);
     }
 
     /// Counts `n` nodes for the progress counter, telling it once a [`TICK`] has gathered;
@@ -629,13 +631,16 @@ impl<'t> ProofSearch<'t> {
             } else {
                 sum.min(INFINITE as u64 - 1) as u32
             };
-            if tag == self.root_tag {
-                let on = if phi == 0 || delta == 0 {
-                    0
-                } else {
-                    kept[best]
-                };
+            if let Some(depth) = self.report_line.depth_of(tag) {
+                let open = phi != 0 && delta != 0;
+                let on = if open { kept[best] } else { 0 };
+                // the search is back at this position of the root's forced line: it reports
+                self.report_line.cut_to(depth);
                 self.publish_root(g, (phi, delta), &numbers[..n_kept], on);
+                if open && n_kept == 1 {
+                    // one move: its position has the same numbers and holds all the work
+                    self.report_line.extend(G::cell_index(kept[0]), tags[0]);
+                }
             }
             if phi >= th_phi || delta >= th_delta {
                 self.table.store(tag, phi, delta, self.nodes - start + 1);
@@ -750,8 +755,9 @@ mod tests {
                     "{}",
                     g.to_hex()
                 );
-                // a finished search names no move it is in
+                // a finished search names no move it is in, and reports the root itself
                 assert_eq!(m.working_on, None, "{}", g.to_hex());
+                assert!(report.line().is_empty(), "{}", g.to_hex());
                 let mover_failed = attacker_wins != (attacker == mover);
                 if mover_failed {
                     assert_eq!(

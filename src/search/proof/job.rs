@@ -163,7 +163,7 @@ impl<'t> ProofSearch<'t> {
     fn one_visit<G: Game>(&mut self, g: &G, thresholds: Numbers) -> Result<Option<bool>, Halt> {
         let attacker_to_move = Player::of_ply(g.ply()) == self.attacker;
         let tag = self.tag(g);
-        self.root_tag = tag;
+        self.report_line = super::ReportLine::at(tag);
         let (phi, delta) = self.root_numbers(g, tag)?;
         if phi == 0 || delta == 0 {
             return Ok(Some((phi == 0) == attacker_to_move));

@@ -156,8 +156,9 @@ pub struct ProofSearch<'t> {
     /// Where the root's numbers are published for a progress display, if anywhere (see
     /// [`ProofSearch::with_root_report`]).
     root_report: Option<&'t RootReport>,
-    /// The tag of the position the current question is about.
-    root_tag: u64,
+    /// The position the current question is about and its forced line: where the root report
+    /// is published from.
+    report_line: ReportLine,
     /// Positions a replay of a sibling's proof may expand (0: no replays).
     replay_budget: u32,
     /// Siblings settled by a replay.
@@ -234,28 +235,157 @@ impl RootMoves {
     }
 }
 
-/// Where a proof search publishes its root's state for a progress display: [`RootNumbers`] and
-/// [`RootMoves`], each packed in a word (0: nothing yet).
+/// The moves from the position asked about to the one a [`RootReport`] describes, each the only
+/// move of its position (symmetric images counted once) that does not lose at once.
+///
+/// Why: a position with one move has its child's numbers, and df-pn stays inside that child
+/// until the child is settled or passes its thresholds, which in a long solve can be hours. The
+/// root's own numbers and moves ("of 1 moves") would stand still all that time, so the report
+/// follows such moves down to the first position with a choice, and says so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForcedLine {
+    cells: [u8; ForcedLine::MAX],
+    len: u8,
+}
+
+impl ForcedLine {
+    /// The longest line followed (deeper, the report stays at the line's end).
+    pub const MAX: usize = 8;
+
+    /// The cell indices of the moves, from the root down.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// How many moves the line has.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the line is empty (the report is about the root itself).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first `len` moves of the line (the cells past the end stay zero, so that equal
+    /// lines compare equal).
+    pub(crate) fn truncated(mut self, len: usize) -> ForcedLine {
+        self.len = self.len.min(len as u8);
+        let len = self.len();
+        self.cells[len..].fill(0);
+        self
+    }
+
+    /// The line with `cell` added, unless it is full.
+    pub(crate) fn pushed(mut self, cell: u32) -> Option<ForcedLine> {
+        if self.len() == Self::MAX {
+            return None;
+        }
+        self.cells[self.len()] = cell as u8 & 0x7f;
+        self.len += 1;
+        Some(self)
+    }
+
+    /// The packed word: seven bits a cell, the length in bits 56..60.
+    pub fn pack(self) -> u64 {
+        let cells = self
+            .cells()
+            .iter()
+            .enumerate()
+            .fold(0, |w, (i, &c)| w | (c as u64) << (7 * i));
+        cells | (self.len as u64) << 56
+    }
+
+    /// The line of a packed word.
+    pub fn unpack(word: u64) -> ForcedLine {
+        let len = ((word >> 56) & 0xf).min(Self::MAX as u64) as u8;
+        let mut cells = [0; Self::MAX];
+        for (i, c) in cells.iter_mut().enumerate().take(len as usize) {
+            *c = (word >> (7 * i) & 0x7f) as u8;
+        }
+        ForcedLine { cells, len }
+    }
+}
+
+/// Where a proof search publishes its root's state for a progress display: [`RootNumbers`],
+/// [`RootMoves`] and the [`ForcedLine`] they are found after, each packed in a word (0: nothing
+/// yet).
 #[derive(Debug, Default)]
 pub struct RootReport {
     numbers: AtomicU64,
     moves: AtomicU64,
+    line: AtomicU64,
 }
 
 impl RootReport {
-    /// The root's numbers in the current question, if published.
+    /// The root's numbers in the current question, if published (with a forced line, those of
+    /// its end, which are the root's as they stand: each position on the line has its one
+    /// child's numbers).
     pub fn numbers(&self) -> Option<RootNumbers> {
         RootNumbers::unpack(self.numbers.load(Ordering::Relaxed))
     }
 
-    /// The root's moves in the current question, if published.
+    /// The moves of the position at the end of [`RootReport::line`] (the root's, without one)
+    /// in the current question, if published.
     pub fn moves(&self) -> Option<RootMoves> {
         RootMoves::unpack(self.moves.load(Ordering::Relaxed))
     }
 
-    pub(crate) fn publish(&self, numbers: RootNumbers, moves: RootMoves) {
+    /// The forced moves from the root to the position [`RootReport::moves`] describes.
+    pub fn line(&self) -> ForcedLine {
+        ForcedLine::unpack(self.line.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn publish(&self, numbers: RootNumbers, moves: RootMoves, line: ForcedLine) {
+        self.line.store(line.pack(), Ordering::Relaxed);
         self.numbers.store(numbers.pack(), Ordering::Relaxed);
         self.moves.store(moves.pack(), Ordering::Relaxed);
+    }
+}
+
+/// Which positions of a question publish the root report: the root, and the positions down its
+/// forced line (see [`ForcedLine`]), by their tags.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ReportLine {
+    /// The tags of the root (index 0) and of the positions after each forced move.
+    tags: [u64; ForcedLine::MAX + 1],
+    line: ForcedLine,
+}
+
+impl ReportLine {
+    /// The line of a question about the position tagged `root` (0: a helper thread, which
+    /// never reports).
+    pub(crate) fn at(root: u64) -> ReportLine {
+        let mut tags = [0; ForcedLine::MAX + 1];
+        tags[0] = root;
+        ReportLine {
+            tags,
+            line: ForcedLine::default(),
+        }
+    }
+
+    /// How deep on the line the position tagged `tag` is, if it is on it.
+    #[inline]
+    pub(crate) fn depth_of(&self, tag: u64) -> Option<usize> {
+        self.tags[..=self.line.len()].iter().position(|&t| t == tag)
+    }
+
+    /// Cuts the line back to the position at `depth` (the search came back up to it).
+    pub(crate) fn cut_to(&mut self, depth: usize) {
+        self.line = self.line.truncated(depth);
+    }
+
+    /// Extends the line by the move to `cell`, into the position tagged `tag` (unless full).
+    pub(crate) fn extend(&mut self, cell: u32, tag: u64) {
+        if let Some(line) = self.line.pushed(cell) {
+            self.line = line;
+            self.tags[line.len()] = tag;
+        }
+    }
+
+    /// The forced moves so far.
+    pub(crate) fn line(&self) -> ForcedLine {
+        self.line
     }
 }
 
@@ -298,5 +428,34 @@ mod tests {
             assert_eq!(RootMoves::unpack(m.pack()), Some(m));
         }
         assert_eq!(RootMoves::unpack(0), None);
+    }
+
+    /// A forced line comes back from its word as it was, at every length and for every cell;
+    /// past its capacity it stops growing; cut back, it keeps its first moves.
+    #[test]
+    fn forced_lines_survive_packing_and_stop_at_their_capacity() {
+        let mut line = ForcedLine::default();
+        assert_eq!(ForcedLine::unpack(0), line);
+        for i in 0..ForcedLine::MAX {
+            line = line.pushed((i * 9 + 63 - i) as u32 % 64).unwrap();
+            assert_eq!(ForcedLine::unpack(line.pack()), line);
+        }
+        assert_eq!(line.pushed(5), None);
+        let cut = line.truncated(3);
+        assert_eq!(cut.cells(), &line.cells()[..3]);
+        assert_eq!(ForcedLine::unpack(cut.pack()), cut);
+        let mut report = ReportLine::at(1 << 63 | 7);
+        assert_eq!(report.depth_of(1 << 63 | 7), Some(0));
+        report.extend(12, 1 << 63 | 8);
+        report.extend(13, 1 << 63 | 9);
+        assert_eq!(report.depth_of(1 << 63 | 9), Some(2));
+        report.cut_to(1);
+        assert_eq!(report.depth_of(1 << 63 | 9), None, "cut off");
+        assert_eq!(report.line().cells(), &[12]);
+        assert_eq!(
+            ReportLine::at(0).depth_of(1 << 63),
+            None,
+            "a helper reports nothing"
+        );
     }
 }

@@ -109,7 +109,7 @@ impl<'t> ProofSearch<'t> {
             settled_hits: 0,
             recorded: 0,
             root_report: self.root_report,
-            root_tag: 0,
+            report_line: super::ReportLine::at(0),
             replay_budget: self.replay_budget,
             replay_proofs: 0,
         }
