@@ -125,10 +125,7 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
         };
         msg += &format!(", {who} wins? proof {} disproof {}", r.proof, r.disproof);
         if let Some(m) = control.root_moves() {
-            let line = control.forced_line();
-            // the moves are those of the line's end, whose side to move alternates along it
-            let mover_attacks = r.attacker_to_move != (line.len() % 2 == 1);
-            msg += &moves_settled(m, mover_attacks, &line, control.working_on());
+            msg += &moves_settled(m, &control.forced_line(), control.working_on());
         }
     }
     if control.settled() > 0 {
@@ -143,16 +140,11 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
 
 /// How the root's moves stand, in the words of the question: with the mover attacking, a move
 /// that succeeds wins; with the opponent attacking, a move that fails loses. After a forced line
-/// (`line`, each the only move of its position), the moves are those of the line's end, and
-/// `mover_attacks` is said of its side to move. Then the move the search is in, if named (a log
-/// of a long solve shows whether it stays with one).
-fn moves_settled(
-    m: RootMoves,
-    mover_attacks: bool,
-    line: &[String],
-    working_on: Option<String>,
-) -> String {
-    let (decided, other) = if mover_attacks {
+/// (`line`, each the only move of its position), the moves are those of the line's end, said of
+/// its side to move. Then the move the search is in, if named (a log of a long solve shows
+/// whether it stays with one).
+fn moves_settled(m: RootMoves, line: &[String], working_on: Option<String>) -> String {
+    let (decided, other) = if m.attacker_to_move {
         (format!("{} win", m.succeed), m.fail)
     } else {
         (format!("{} lose", m.fail), m.succeed)
@@ -202,17 +194,22 @@ mod tests {
             succeed: 2,
             fail: 3,
             working_on: Some(6),
+            attacker_to_move: true,
         };
         assert_eq!(
-            moves_settled(m, true, &[], Some("c2".into())),
+            moves_settled(m, &[], Some("c2".into())),
             " (of 15 moves 2 win, 3 do not; searching c2)"
         );
+        let defending = RootMoves {
+            attacker_to_move: false,
+            ..m
+        };
         assert_eq!(
-            moves_settled(m, false, &[], None),
+            moves_settled(defending, &[], None),
             " (of 15 moves 3 lose, 2 do not)"
         );
         assert_eq!(
-            moves_settled(m, true, &["a2".into(), "b3".into()], Some("c2".into())),
+            moves_settled(m, &["a2".into(), "b3".into()], Some("c2".into())),
             " (after a2 b3, each the only move: of 15 moves 2 win, 3 do not; searching c2)"
         );
     }

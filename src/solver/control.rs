@@ -87,8 +87,8 @@ impl Control {
     /// forced line, [`Control::forced_line`]), named as the game names moves, if it has
     /// published one.
     pub fn working_on(&self) -> Option<String> {
-        let cell = self.root.moves()?.working_on?;
-        self.move_name(cell)
+        let cell = self.root.moves()?.working_on? as usize;
+        self.move_names.lock().ok()?.get(cell).cloned()
     }
 
     /// The moves from the position asked about to the one [`Control::root_moves`] describes,
@@ -96,17 +96,14 @@ impl Control {
     /// [`crate::search::proof::ForcedLine`]): empty when they describe the position itself.
     pub fn forced_line(&self) -> Vec<String> {
         let line = self.root.line();
+        let names = self.move_names.lock().ok();
         line.cells()
             .iter()
             .map(|&c| {
-                self.move_name(c as u32)
-                    .unwrap_or_else(|| format!("cell {c}"))
+                let name = names.as_ref().and_then(|n| n.get(c as usize));
+                name.cloned().unwrap_or_else(|| format!("cell {c}"))
             })
             .collect()
-    }
-
-    fn move_name(&self, cell: u32) -> Option<String> {
-        self.move_names.lock().ok()?.get(cell as usize).cloned()
     }
 
     /// Positions settled in the position store so far (0 without one).

@@ -264,38 +264,32 @@ fn bad_requests_are_one_line_errors() {
         .is_bad_input());
 }
 
-/// While a proof search runs, the move the control says it is in is always one of the
-/// position's non-losing moves by the game's name for it (watched from another thread, as a
-/// progress display does), and it names some move before the search ends.
-#[test]
-fn the_move_being_searched_is_a_move_of_the_position() {
-    let g = <Cube as Solvable>::parse(
-        GameSpec::Cube(Rules::Sogo),
-        "0x1000102480048205:0x0004000012215068",
-        0,
-    )
-    .unwrap();
-    let names: Vec<String> = crate::game::Bits(crate::game::Game::non_losing_moves(&g))
-        .map(|mv| g.move_name(mv))
-        .collect();
+/// Solves the Sogo position `hex` on one thread in 128 MiB (`first`: the question to settle
+/// first) for 800 ms, which must not decide it, while another thread samples the control every
+/// 5 ms as a progress display does; returns the samples.
+fn watch_a_stopped_solve<T: Send>(
+    hex: &str,
+    first: Option<FirstQuestion>,
+    sample: impl Fn(&Control) -> T + Sync,
+) -> Vec<T> {
+    let g = <Cube as Solvable>::parse(GameSpec::Cube(Rules::Sogo), hex, 0).unwrap();
     let mut solver = Solver::new(
         g.spec(),
         SolverConfig {
             threads: 1,
             mem_bytes: 128 << 20,
+            first,
             ..SolverConfig::for_game(g.spec())
         },
     )
     .unwrap();
     let control = Control::new();
     let done = std::sync::atomic::AtomicBool::new(false);
-    let seen = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let watcher = s.spawn(|| {
             let mut seen = Vec::new();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                if let Some(name) = control.working_on() {
-                    seen.push(name);
-                }
+                seen.push(sample(&control));
                 std::thread::sleep(Duration::from_millis(5));
             }
             seen
@@ -306,10 +300,26 @@ fn the_move_being_searched_is_a_move_of_the_position() {
         let seen = watcher.join().unwrap();
         assert!(
             matches!(r, Err(SolveError::Stopped { .. })),
-            "800 ms do not decide it"
+            "800 ms do not decide {hex}"
         );
         seen
-    });
+    })
+}
+
+/// While a proof search runs, the move the control says it is in is always one of the
+/// position's non-losing moves by the game's name for it (watched from another thread, as a
+/// progress display does), and it names some move before the search ends.
+#[test]
+fn the_move_being_searched_is_a_move_of_the_position() {
+    let showcase = "0x1000102480048205:0x0004000012215068";
+    let g = <Cube as Solvable>::parse(GameSpec::Cube(Rules::Sogo), showcase, 0).unwrap();
+    let names: Vec<String> = crate::game::Bits(crate::game::Game::non_losing_moves(&g))
+        .map(|mv| g.move_name(mv))
+        .collect();
+    let seen: Vec<String> = watch_a_stopped_solve(showcase, None, Control::working_on)
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(!seen.is_empty(), "no move named in 800 ms");
     for name in &seen {
         assert!(names.contains(name), "{name} is not a move of the position");
@@ -318,19 +328,15 @@ fn the_move_being_searched_is_a_move_of_the_position() {
 
 /// Where the position asked about has one move that does not lose at once (a milestone reply
 /// after White's a2, Black's block on top of it), the search works below it, and the report
-/// follows: the forced line names that move, the moves counted and the move being searched are
-/// the next position's, and the numbers still say that the attacker (White: "does Black
-/// lose?") is not to move at the root. Watched from another thread; it must see the line before
+/// follows: the forced line names that move, the moves counted, the move being searched and
+/// the side the moves are said of are the next position's, and the numbers still say that the
+/// attacker (White: "does Black lose?") is not to move at the root. Watched from another thread; it must see the line before
 /// the time limit stops the solve.
 #[test]
 fn the_report_follows_a_forced_move_to_the_next_choice() {
     use crate::game::{Bits, Game};
-    let g = <Cube as Solvable>::parse(
-        GameSpec::Cube(Rules::Sogo),
-        "0x0000001000101091:0x000000000000890c",
-        0,
-    )
-    .unwrap();
+    let hex = "0x0000001000101091:0x000000000000890c";
+    let g = <Cube as Solvable>::parse(GameSpec::Cube(Rules::Sogo), hex, 0).unwrap();
     let only = g.non_losing_moves();
     assert_eq!(only.count_ones(), 1, "one move that does not lose at once");
     let mut next = g;
@@ -339,40 +345,13 @@ fn the_report_follows_a_forced_move_to_the_next_choice() {
         .map(|mv| next.move_name(mv))
         .collect();
     assert!(next_moves.len() > 1, "a choice after the forced move");
-    let mut solver = Solver::new(
-        g.spec(),
-        SolverConfig {
-            threads: 1,
-            mem_bytes: 128 << 20,
-            first: Some(FirstQuestion::Loss),
-            ..SolverConfig::for_game(g.spec())
-        },
-    )
-    .unwrap();
-    let control = Control::new();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let seen = std::thread::scope(|s| {
-        let watcher = s.spawn(|| {
-            let mut seen = Vec::new();
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                let line = control.forced_line();
-                let numbers = control.root_numbers();
-                let moves = control.root_moves();
-                let on = control.working_on();
-                seen.push((line, numbers, moves, on));
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            seen
-        });
-        let limit = Some(Duration::from_millis(800));
-        let r = solver.solve_position(&g, Question::Value, limit, &control);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let seen = watcher.join().unwrap();
-        assert!(
-            matches!(r, Err(SolveError::Stopped { .. })),
-            "800 ms do not decide it"
-        );
-        seen
+    let seen = watch_a_stopped_solve(hex, Some(FirstQuestion::Loss), |control| {
+        (
+            control.forced_line(),
+            control.root_numbers(),
+            control.root_moves(),
+            control.working_on(),
+        )
     });
     let forced = vec![g.move_name(only)];
     let mut below = 0;
@@ -390,6 +369,10 @@ fn the_report_follows_a_forced_move_to_the_next_choice() {
         assert_eq!(line, &forced, "the line is the forced move");
         let m = moves.expect("moves published with the line");
         assert!(m.moves as usize <= next_moves.len(), "{m:?}");
+        assert!(
+            m.attacker_to_move,
+            "White attacks and moves after the block"
+        );
         if let Some(name) = on {
             assert!(next_moves.contains(name), "{name} is not a move after it");
         }

@@ -465,7 +465,8 @@ impl<'t> ProofSearch<'t> {
             attacker_to_move: attacker_to_move != (line.len() % 2 == 1),
         };
         let cell = (working_on != 0).then(|| G::cell_index(working_on));
-        report.publish(numbers, super::RootMoves::of_children(children, cell), line);
+        let moves = super::RootMoves::of_children(children, cell, attacker_to_move);
+        report.publish(numbers, moves, line);
     }
 
     /// Counts `n` nodes for the progress counter, telling it once a [`TICK`] has gathered;
@@ -758,6 +759,7 @@ mod tests {
                 // a finished search names no move it is in, and reports the root itself
                 assert_eq!(m.working_on, None, "{}", g.to_hex());
                 assert!(report.line().is_empty(), "{}", g.to_hex());
+                assert_eq!(m.attacker_to_move, attacker == mover, "{}", g.to_hex());
                 let mover_failed = attacker_wins != (attacker == mover);
                 if mover_failed {
                     assert_eq!(

@@ -194,26 +194,35 @@ pub struct RootMoves {
     /// long solve's log shows whether the search stays with one move or turns from move to
     /// move.
     pub working_on: Option<u32>,
+    /// Whether the attacker is the side to move in the position these moves are of (the
+    /// root's, or the end of its forced line: see [`RootReport::line`]): "win" or "lose" is
+    /// said of that side.
+    pub attacker_to_move: bool,
 }
 
 impl RootMoves {
     const VALID: u64 = 1 << 63;
 
     /// The counts of the moves with these numbers (each the numbers of the position after the
-    /// move, for its side to move),
-    /// and the cell of the move being searched, if any.
-    pub(crate) fn of_children(children: &[(u32, u32)], working_on: Option<u32>) -> RootMoves {
+    /// move, for its side to move), the cell of the move being searched, if any, and whether
+    /// the attacker moves in their position.
+    pub(crate) fn of_children(
+        children: &[(u32, u32)],
+        working_on: Option<u32>,
+        attacker_to_move: bool,
+    ) -> RootMoves {
         RootMoves {
             moves: children.len() as u32,
             // the root's mover succeeds with a move exactly when the mover after it fails
             succeed: children.iter().filter(|n| n.1 == 0).count() as u32,
             fail: children.iter().filter(|n| n.0 == 0).count() as u32,
             working_on,
+            attacker_to_move,
         }
     }
 
     /// The packed word (0 is "nothing published"): counts in bits 0..48, the cell plus one in
-    /// bits 48..56 (0: none).
+    /// bits 48..56 (0: none), the attacker to move in bit 56.
     pub fn pack(self) -> u64 {
         let cell = self.working_on.map_or(0, |c| (c as u64 & 0x7f) + 1);
         Self::VALID
@@ -221,6 +230,7 @@ impl RootMoves {
             | (self.succeed as u64) << 16
             | (self.fail as u64) << 32
             | cell << 48
+            | (self.attacker_to_move as u64) << 56
     }
 
     /// The counts of a packed word, if any were published.
@@ -231,6 +241,7 @@ impl RootMoves {
             succeed: (word >> 16 & 0xffff) as u32,
             fail: (word >> 32 & 0xffff) as u32,
             working_on: cell.checked_sub(1),
+            attacker_to_move: word >> 56 & 1 == 1,
         })
     }
 }
@@ -419,13 +430,16 @@ mod tests {
     #[test]
     fn root_moves_survive_packing() {
         for working_on in (0..64).map(Some).chain([None]) {
-            let m = RootMoves {
-                moves: 16,
-                succeed: 3,
-                fail: 12,
-                working_on,
-            };
-            assert_eq!(RootMoves::unpack(m.pack()), Some(m));
+            for attacker_to_move in [false, true] {
+                let m = RootMoves {
+                    moves: 16,
+                    succeed: 3,
+                    fail: 12,
+                    working_on,
+                    attacker_to_move,
+                };
+                assert_eq!(RootMoves::unpack(m.pack()), Some(m));
+            }
         }
         assert_eq!(RootMoves::unpack(0), None);
     }
