@@ -826,6 +826,19 @@ fn proof_positions(out: &str) -> u64 {
     tail[..tail.find(' ').unwrap()].parse().unwrap()
 }
 
+/// Every move of `names` is on exactly one line of a question's report (`table stats`): as the
+/// line's own move (`b1: ...`) or as a symmetric image of another (`c1 (= b1, d4): ...`).
+fn assert_each_move_listed_once(question: &str, names: &[String]) {
+    for name in names {
+        let listed = question.lines().filter(|l| {
+            l.trim_start().starts_with(&format!("{name}:"))
+                || l.contains(&format!(" {name},"))
+                || l.contains(&format!(" {name})"))
+        });
+        assert_eq!(listed.count(), 1, "{name} once in {question}");
+    }
+}
+
 /// A solve stopped by its time limit leaves a snapshot, and `table stats` reads it back as where
 /// the search stood at the start: both questions' numbers, and under each every legal move
 /// (symmetric images folded) with its numbers or "no entry". A damaged snapshot is a BAD line
@@ -873,14 +886,7 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
         if question.trim_start().starts_with("no entry") {
             continue;
         }
-        for name in &names {
-            let listed = question.lines().filter(|l| {
-                l.trim_start().starts_with(&format!("{name}:"))
-                    || l.contains(&format!(" {name},"))
-                    || l.contains(&format!(" {name})"))
-            });
-            assert_eq!(listed.count(), 1, "{name} once in {question}");
-        }
+        assert_each_move_listed_once(question, &names);
     }
     // the moves' lines are indented under their question's
     let move_lines = || mover_q.lines().filter(|l| l.starts_with("    "));
@@ -923,14 +929,7 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
     let child_names: Vec<String> = Bits(child.playable())
         .map(|mv| child.move_name(mv))
         .collect();
-    for name in &child_names {
-        let listed = defence.lines().filter(|l| {
-            l.trim_start().starts_with(&format!("{name}:"))
-                || l.contains(&format!(" {name},"))
-                || l.contains(&format!(" {name})"))
-        });
-        assert_eq!(listed.count(), 1, "{name} once in {defence}");
-    }
+    assert_each_move_listed_once(defence, &child_names);
     // a --from that is not a position, or a table without a snapshot: one line, exit status 2
     let o = zugzwang()
         .args(["table", "stats"])
