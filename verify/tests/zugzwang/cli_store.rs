@@ -763,6 +763,12 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "407704158398",
             "a2",
         ),
+        (
+            "milestone-reply-80008908-seed407704158398",
+            "0x0000000000101091:0x0000000080008908",
+            "407704158398",
+            "a2",
+        ),
     ];
     for (name, position, seed, best) in proofs {
         let dir = copy_of_committed(name);
