@@ -86,7 +86,10 @@ pub struct CheckArgs {
     /// With --proof: once the check passes, write the proof alone (the entries of the
     /// positions it justified) as a new store in DIR (made if missing, else it must be empty),
     /// made for the walk's start: a few bytes a position, small enough to keep beside the
-    /// result where the table cannot be, and `table check DIR --proof` re-checks it.
+    /// result where the table cannot be, and `table check DIR --proof` re-checks it. For the
+    /// 4x4x4 games (sound keys), a child decided for the proof by a search of over half a
+    /// second joins it with the value found (justified in its turn, like an entry), so that
+    /// the re-check does not spend that search again.
     #[arg(long, value_name = "DIR", requires = "proof")]
     extract: Option<PathBuf>,
 }
@@ -274,6 +277,8 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         journal: journal.as_mut(),
         progress: Some(&mut progress),
         proof: a.extract.as_ref().map(|_| &mut proof_words),
+        // the game's searches say what a hard one is (`cube_walk`)
+        keep_searched: None,
     };
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
@@ -320,8 +325,16 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         }
         None => String::new(),
     };
+    let kept = if report.kept > 0 {
+        format!(
+            ", {} of them hard enough to be kept in the proof with the value found",
+            report.kept
+        )
+    } else {
+        String::new()
+    };
     let justified = format!(
-        "{} values justified ({} children by their entries, {} by search){}",
+        "{} values justified ({} children by their entries, {} by search{kept}){}",
         report.justified,
         report.by_entry,
         report.by_search,
@@ -538,7 +551,7 @@ fn cube_walk(
     name: &str,
     lookup: check::Lookup<'_>,
     mem: usize,
-    aids: check::WalkAids<'_>,
+    mut aids: check::WalkAids<'_>,
 ) -> Result<CheckReport, CliError> {
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
     let spec = GameSpec::from_name(name, None)
@@ -574,6 +587,11 @@ fn cube_walk(
     } else {
         &exact
     };
+    // an extracted proof keeps the children its searches found hard (not where keys are
+    // unsound: a kept value could then meet another position's under the same key)
+    if aids.proof.is_some() && known == KeyMode::Sound {
+        aids.keep_searched = Some(KEEP_SEARCHED_FROM_LEVEL);
+    }
     let report = check::walk_deciding(
         &start,
         lookup,
@@ -605,6 +623,13 @@ fn cube_walk(
     }
     Ok(report)
 }
+
+/// The budget level of [`sound_score`] from which a child decided by search for an extracted
+/// proof is kept in it with its value (`check::WalkAids::keep_searched`): a child left
+/// undecided in 20 ms x (1 + 2 + 4 + 8 + 16), over half a second. Such children are few (a
+/// table check's searches are mostly of a few milliseconds), but near the start of a proof
+/// from a full table they take minutes, which a re-check of the proof alone would spend again.
+const KEEP_SEARCHED_FROM_LEVEL: u32 = 5;
 
 /// The score of `c` for its mover by `solver`, within a budget of 20 ms doubling with each
 /// `level` (the solver keeps what it proved between tries); `None` if not decided within it.

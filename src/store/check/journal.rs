@@ -13,7 +13,9 @@
 //! Format: an 8-byte magic, a `u32` version, a `u32` length and the description as text, then
 //! records of four `u64` words: the position's identity (two words, low first), the stored
 //! knowledge it was justified with, and the xxh3-64 of those 24 bytes seeded with the xxh3-64
-//! of the header. Each record is written as it is made (a kill loses at most the position being
+//! of the header. A knowledge word with [`KEPT`] set records instead a value a search found
+//! for a child and the walk took into its proof (see [`Journal::keep`]): the position is not
+//! justified yet, its claim only stands in for the entry a resumed walk would not have. Each record is written as it is made (a kill loses at most the position being
 //! justified); a torn or damaged record ends the journal where it starts, and the file is cut
 //! back to the records before it.
 
@@ -26,7 +28,11 @@ use std::time::{Duration, Instant};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 const MAGIC: &[u8; 8] = b"ZZJOURN\0";
-const VERSION: u32 = 1;
+/// 2: kept claims ([`KEPT`]). A journal of another version is refused (version 1 knew no
+/// kept claims, and would cut a version-2 journal back at its first one).
+const VERSION: u32 = 2;
+/// The flag of a kept claim's knowledge word.
+const KEPT: u64 = 1 << 8;
 /// Bytes of one record.
 const RECORD: usize = 32;
 /// How often the journal is pushed to the disk (a kill of the process loses nothing written;
@@ -38,6 +44,7 @@ pub struct Journal {
     file: File,
     seed: u64,
     done: HashMap<u128, u8>,
+    kept: HashMap<u128, u8>,
     /// Records read from the file when it was opened.
     pub loaded: u64,
     synced: Instant,
@@ -67,7 +74,13 @@ impl Journal {
             bytes = header.clone();
         }
         if !bytes.starts_with(&header) {
-            let why = if bytes.starts_with(MAGIC) {
+            let version = bytes
+                .get(8..12)
+                .map(|v| u32::from_le_bytes(v.try_into().unwrap()));
+            let why = if bytes.starts_with(MAGIC) && version != Some(VERSION) {
+                "was written in another journal format (by another version of zugzwang): \
+                 start a new journal"
+            } else if bytes.starts_with(MAGIC) {
                 "is the journal of another table, start or state of the table (a table that \
                  has changed since needs a new journal)"
             } else {
@@ -76,16 +89,21 @@ impl Journal {
             return Err(io::Error::new(io::ErrorKind::InvalidData, why));
         }
         let seed = xxh3_64(&header);
-        let mut done = HashMap::new();
+        let (mut done, mut kept) = (HashMap::new(), HashMap::new());
         let mut end = header.len();
         for r in bytes[header.len()..].chunks_exact(RECORD) {
             let w: [u64; 4] = std::array::from_fn(|i| {
                 u64::from_le_bytes(r[8 * i..8 * i + 8].try_into().unwrap())
             });
-            if w[3] != xxh3_64_with_seed(&r[..24], seed) || w[2] > u8::MAX as u64 {
+            if w[3] != xxh3_64_with_seed(&r[..24], seed) || w[2] & !KEPT > u8::MAX as u64 {
                 break;
             }
-            done.insert(w[0] as u128 | (w[1] as u128) << 64, w[2] as u8);
+            let id = w[0] as u128 | (w[1] as u128) << 64;
+            if w[2] & KEPT != 0 {
+                kept.insert(id, w[2] as u8);
+            } else {
+                done.insert(id, w[2] as u8);
+            }
             end += RECORD;
         }
         if end < bytes.len() {
@@ -97,6 +115,7 @@ impl Journal {
             seed,
             loaded: done.len() as u64,
             done,
+            kept,
             synced: Instant::now(),
             error: None,
         })
@@ -111,13 +130,34 @@ impl Journal {
     /// fails is kept as [`Journal::error`] and ends the writing (the walk goes on: the journal
     /// only saves work).
     pub fn record(&mut self, id: u128, k: Knowledge) {
-        if self.error.is_some() || self.knows(id, k) {
-            return;
+        if !self.knows(id, k) && self.write(id, k.0 as u64) {
+            self.done.insert(id, k.0);
+        }
+    }
+
+    /// Records that the walk took the value `k` a search found for the position `id` into its
+    /// proof, to be justified in its turn (a resumed walk reads it back with
+    /// [`Journal::kept`]). Failures as for [`Journal::record`].
+    pub fn keep(&mut self, id: u128, k: Knowledge) {
+        if self.kept.get(&id) != Some(&k.0) && self.write(id, KEPT | k.0 as u64) {
+            self.kept.insert(id, k.0);
+        }
+    }
+
+    /// The claims kept by [`Journal::keep`], as read and written.
+    pub fn kept(&self) -> impl Iterator<Item = (u128, Knowledge)> + '_ {
+        self.kept.iter().map(|(&id, &k)| (id, Knowledge(k)))
+    }
+
+    /// Appends one record; whether it was written.
+    fn write(&mut self, id: u128, word: u64) -> bool {
+        if self.error.is_some() {
+            return false;
         }
         let mut r = [0u8; RECORD];
         r[..8].copy_from_slice(&(id as u64).to_le_bytes());
         r[8..16].copy_from_slice(&((id >> 64) as u64).to_le_bytes());
-        r[16..24].copy_from_slice(&(k.0 as u64).to_le_bytes());
+        r[16..24].copy_from_slice(&word.to_le_bytes());
         let sum = xxh3_64_with_seed(&r[..24], self.seed);
         r[24..].copy_from_slice(&sum.to_le_bytes());
         let mut written = self.file.write_all(&r);
@@ -126,10 +166,11 @@ impl Journal {
             self.synced = Instant::now();
         }
         match written {
-            Ok(()) => {
-                self.done.insert(id, k.0);
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
             }
-            Err(e) => self.error = Some(e.to_string()),
         }
     }
 
@@ -159,12 +200,27 @@ mod tests {
             j.record(big, b);
             j.record(7, a); // once is enough
             assert!(j.knows(7, a) && !j.knows(7, b) && j.knows(big, b));
+            // a kept claim is read back as one, not as a justified position
+            j.keep(11, c);
+            j.keep(11, c);
+            assert!(!j.knows(11, c));
         }
         let len = std::fs::metadata(&path).unwrap().len();
+        // the header, then 7, big and the claim of 11, each once
+        assert_eq!(len as usize, 16 + "table X runs 1".len() + 3 * RECORD);
         let j = Journal::open(&path, "table X runs 1").unwrap();
         assert_eq!(j.loaded, 2);
-        assert!(j.knows(7, a) && j.knows(big, b) && !j.knows(8, a));
+        assert!(j.knows(7, a) && j.knows(big, b) && !j.knows(8, a) && !j.knows(11, c));
+        assert_eq!(j.kept().collect::<Vec<_>>(), vec![(11, c)]);
         drop(j);
+
+        // a journal of another format: refused as such
+        let old = dir.path().join("old.journal");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        std::fs::write(&old, &bytes).unwrap();
+        let e = Journal::open(&old, "table X runs 1").err().unwrap();
+        assert!(e.to_string().contains("another journal format"), "{e}");
 
         let other = Journal::open(&path, "table X runs 2").err().unwrap();
         assert!(other.to_string().contains("another"), "{other}");
@@ -190,6 +246,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let j = Journal::open(&path, "table X runs 1").unwrap();
         assert!(j.loaded == 2 && !j.knows(9, c) && !j.knows(8, c));
+        assert_eq!(j.kept().count(), 1);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
         assert!(j.error().is_none());
     }

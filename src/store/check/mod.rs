@@ -19,7 +19,8 @@
 //!
 //! A long proof walk can keep a [`Journal`] of the positions it justified, from which a stopped
 //! walk goes on, report its progress, and hand over the entries of the proof it walked, to be
-//! kept as a small store of their own where the table cannot be kept ([`WalkAids`]). It justifies positions on as many
+//! kept as a small store of their own where the table cannot be kept, with the children whose
+//! search was hard joined to it ([`WalkAids`]). It justifies positions on as many
 //! threads as it is given searches for children (one each): a position's justification needs
 //! nothing but the table and its own searches, so any number go on at once.
 //!
@@ -37,8 +38,8 @@ use super::entry::{Knowledge, Value};
 use super::export::entry_words;
 use crate::game::{Bits, Game, Key};
 use crate::search::{MemoryTable, Options, Unstoppable};
-use std::collections::{HashSet, VecDeque};
-use std::sync::{Condvar, Mutex};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Condvar, Mutex, RwLock};
 
 /// What a check found.
 #[derive(Clone, Debug, Default)]
@@ -51,6 +52,9 @@ pub struct CheckReport {
     pub by_entry: u64,
     /// Children whose needed fact needed a search.
     pub by_search: u64,
+    /// Children among those searched whose search was hard enough that the walk took the value
+    /// it found into the proof ([`WalkAids::keep_searched`]), justified in their turn.
+    pub kept: u64,
     /// Positions justified by an earlier walk, as its journal says (counted in `positions` and
     /// `justified` too; their children were not searched again).
     pub from_journal: u64,
@@ -103,6 +107,7 @@ impl CheckReport {
         self.justified += part.justified;
         self.by_entry += part.by_entry;
         self.by_search += part.by_search;
+        self.kept += part.kept;
         self.from_journal += part.from_journal;
         self.failures += part.failures;
         let room = FAILURE_LINES.saturating_sub(self.failure_lines.len());
@@ -137,6 +142,17 @@ pub type Lookup<'a> = &'a (dyn Fn(Key) -> Knowledge + Sync);
 struct Judge<'a, G> {
     lookup: Lookup<'a>,
     decide: Decide<'a, G>,
+    /// The values hard searches found for children the walk took into its proof, by identity
+    /// (shared by every judge; `None` unless the walk keeps them, [`WalkAids::keep_searched`]).
+    /// They stand beside the table's entries: each is justified in its turn, like one.
+    claims: Option<&'a RwLock<HashMap<u128, Knowledge>>>,
+    identity: Identity<'a, G>,
+    /// The budget level from which a child decided for the proof by search is kept.
+    keep_from: u32,
+    /// The children the last justifications decided for the proof by a search at `keep_from`
+    /// or above, with their moves and the value found for them. Cleared by the walk before
+    /// each position.
+    found: Vec<(u64, G, Value)>,
     /// The entry words of the children its last justifications passed over by their entries
     /// while looking for a refutation by search (children stored as no refutation): not on the
     /// proof, but a walk over the proof alone would have to search them again (see
@@ -146,6 +162,21 @@ struct Judge<'a, G> {
 }
 
 impl<G: Game> Judge<'_, G> {
+    /// What the table, and the claims the walk keeps, know of `p`.
+    fn knowledge(&self, p: &G) -> Knowledge {
+        let k = (self.lookup)(p.key());
+        let Some(claims) = self.claims else {
+            return k;
+        };
+        let claims = claims.read().unwrap_or_else(|e| e.into_inner());
+        if claims.is_empty() {
+            return k;
+        }
+        claims
+            .get(&(self.identity)(p))
+            .map_or(k, |claim| Knowledge(k.0 | claim.0))
+    }
+
     /// Sign bounds `(lo, hi)` on the score the *parent* gets by playing `mv` in `p`, from what
     /// needs no search: an immediate win, a full board, the child's entry.
     /// With the child, its entry.
@@ -158,7 +189,7 @@ impl<G: Game> Judge<'_, G> {
         if c.ply() >= c.max_ply() {
             return ((0, 0), None);
         }
-        let k = (self.lookup)(c.key());
+        let k = self.knowledge(&c);
         let (lo, hi) = k.sign_bounds();
         ((-hi, -lo), Some((c, k)))
     }
@@ -188,7 +219,7 @@ impl<G: Game> Judge<'_, G> {
             Ok(answer) => return answer,
             Err(pending) => pending,
         };
-        let mut open = Vec::new();
+        let mut open: Vec<(u64, G)> = Vec::new();
         for child in pending {
             match child {
                 Some(c) => open.push(c),
@@ -206,14 +237,19 @@ impl<G: Game> Judge<'_, G> {
                 break;
             }
             let mut still = Vec::new();
-            for c in open {
+            for (mv, c) in open {
                 // parent's result via this move = -child score: exists needs child <= -t,
                 // every needs child >= -t
                 match self.child_test(&c, -t, exists, level) {
-                    Some(true) if exists => return true,
+                    Some(true) => {
+                        self.keep(level, mv, c, exists, t);
+                        if exists {
+                            return true;
+                        }
+                    }
                     Some(false) if !exists => return false,
-                    Some(_) => {}
-                    None => still.push(c),
+                    Some(false) => {}
+                    None => still.push((mv, c)),
                 }
             }
             open = still;
@@ -221,10 +257,28 @@ impl<G: Game> Judge<'_, G> {
         !exists
     }
 
+    /// Notes child `c` (by move `mv`), decided for the proof by a search at budget `level` on
+    /// the parent's question (`exists`, `t`), to be kept if the search was a hard one: with
+    /// the value the search showed, the child's side of the question.
+    fn keep(&mut self, level: u32, mv: u64, c: G, exists: bool, t: i32) {
+        if self.claims.is_none() || level < self.keep_from {
+            return;
+        }
+        let v = match (exists, t) {
+            // some move's result >= t: this child's score <= -t
+            (true, 1) => Value::Loss,
+            (true, _) => Value::AtMostDraw,
+            // every move's result <= t: this child's score >= -t
+            (false, -1) => Value::Win,
+            (false, _) => Value::AtLeastDraw,
+        };
+        self.found.push((mv, c, v));
+    }
+
     /// The part of [`Judge::justify`] that needs no search, for "some move's result for the
     /// mover is >= t" (`exists`) or "every move's result is <= t": `Ok(answer)` where the
-    /// children's entries and immediate facts decide, else the children they leave open (`None`:
-    /// decided without search, and not good enough). The children whose entries it relies on
+    /// children's entries and immediate facts decide, else the children they leave open, with
+    /// their moves (`None`: decided without search, and not good enough). The children whose entries it relies on
     /// go to `used`.
     ///
     /// Where "some move's result" is left to search, the children whose entries said they are
@@ -240,21 +294,21 @@ impl<G: Game> Judge<'_, G> {
         t: i32,
         report: &mut CheckReport,
         used: &mut Vec<(u64, G)>,
-    ) -> Result<bool, Vec<Option<G>>> {
+    ) -> Result<bool, Vec<Option<(u64, G)>>> {
         let mut pending = Vec::new();
         for mv in Bits(p.playable()) {
             let ((lo, hi), entry) = self.via_entries(p, mv);
-            let child = entry.map(|(c, _)| c);
+            let child = entry.map(|(c, _)| (mv, c));
             if exists && lo as i32 >= t {
                 report.by_entry += 1;
-                used.extend(child.map(|c| (mv, c)));
+                used.extend(child);
                 return Ok(true);
             }
             if !exists && hi as i32 > t {
                 pending.push(child);
             } else if !exists {
                 report.by_entry += 1;
-                used.extend(child.map(|c| (mv, c)));
+                used.extend(child);
             } else if hi as i32 >= t {
                 pending.push(child);
             } else if let (Some(kept), Some((c, k))) = (self.passed_over.as_mut(), entry) {
@@ -349,6 +403,15 @@ pub struct WalkAids<'a> {
     /// walk): the proof alone, to be written as a store of its own
     /// ([`crate::store::export::write_store`]) that the same walk passes on.
     pub proof: Option<&'a mut Vec<u64>>,
+    /// With `proof`: the budget level (of the [`Decide`] searches) from which a child decided
+    /// for the proof by search joins the proof with the value the search found, and is
+    /// justified in its turn like an entry. A search stores what it proved only where that
+    /// cost enough, and a full table loses entries, so a proof's positions near its start can
+    /// rest on children whose search takes minutes; kept, they make the proof alone quick to
+    /// re-check from its start, at the price of justifying them once here. Sound: a kept
+    /// value is a claim like any entry, and the walk does not end before it is justified (a
+    /// child already on the walk is not given one: it may have been justified without it).
+    pub keep_searched: Option<u32>,
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
@@ -418,11 +481,22 @@ pub fn walk_deciding<G: Game + Send + Sync>(
         Err(_) => Vec::new(),
     };
     let keep_passed_over = aids.proof.is_some();
+    // the claims kept, from the journal's walk first: a resumed walk replays the positions
+    // that rested on them
+    let claims =
+        (scope == Scope::Proof && keep_passed_over && aids.keep_searched.is_some()).then(|| {
+            let journaled = aids.journal.as_ref().map(|j| j.kept().collect());
+            RwLock::new(journaled.unwrap_or_default())
+        });
     let mut judges: Vec<Judge<'_, G>> = deciders
         .into_iter()
         .map(|decide| Judge {
             lookup,
             decide,
+            claims: claims.as_ref(),
+            identity,
+            keep_from: aids.keep_searched.unwrap_or(u32::MAX),
+            found: Vec::new(),
             passed_over: keep_passed_over.then(Vec::new),
         })
         .collect();
@@ -564,7 +638,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
             w = changed.wait(w).expect("a judge panicked");
             continue;
         };
-        let k = (judge.lookup)(p.key());
+        let k = judge.knowledge(&p);
         if k.is_empty() {
             continue; // only the start can be without an entry here
         }
@@ -581,6 +655,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
 
         let mut part = CheckReport::default();
         used.clear();
+        judge.found.clear();
         if let Some(kept) = judge.passed_over.as_mut() {
             kept.clear();
         }
@@ -617,6 +692,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
             proof.extend(entry_words(p.key(), k.normalised().unwrap_or(k)));
             proof.extend(judge.passed_over.iter().flatten());
         }
+        keep_found(judge, w_, at);
         for &(mv, c) in &used {
             let id = identity(&c);
             if w_.seen.insert(id) {
@@ -624,6 +700,39 @@ fn justify_from_queue<G: Game + Send + Sync>(
                 w_.queue.push_back((c, w_.reached.len() - 1, id));
             }
         }
+    }
+}
+
+/// Takes the children `judge` found by hard searches for the position with index `at` into the
+/// walk's proof ([`WalkAids::keep_searched`]): each not yet on the walk gets the value found as
+/// a claim (journaled) and is queued to be justified like an entry. One the walk has already
+/// reached is left as it is: it may have been justified before the claim, which must not then
+/// be relied on. So is one whose entry contradicts the search (the proof did not use that
+/// entry; the full walk reports such a table).
+fn keep_found<G: Game>(judge: &mut Judge<'_, G>, w: &mut ProofWalk<'_, G>, at: usize) {
+    let Some(claims) = judge.claims else {
+        return;
+    };
+    for (mv, c, v) in judge.found.drain(..) {
+        let id = (judge.identity)(&c);
+        if w.seen.contains(&id) {
+            continue;
+        }
+        let mut claims = claims.write().unwrap_or_else(|e| e.into_inner());
+        let claim = claims.get(&id).copied().unwrap_or_default().with(v);
+        let known = Knowledge((judge.lookup)(c.key()).0 | claim.0);
+        if known.conflict().is_some() {
+            continue;
+        }
+        claims.insert(id, claim);
+        drop(claims);
+        if let Some(journal) = w.aids.journal.as_mut() {
+            journal.keep(id, claim);
+        }
+        w.report.kept += 1;
+        w.seen.insert(id);
+        w.reached.push((at, mv));
+        w.queue.push_back((c, w.reached.len() - 1, id));
     }
 }
 
@@ -1029,6 +1138,189 @@ mod tests {
             }
         }
         assert!(rested_on > 0, "no lie the proof rests on");
+    }
+
+    /// How [`walk_hard_near_start`] walks: on how many threads, whether it extracts the proof
+    /// and keeps hard children (`Some(level)`), with which journal, up to how many positions.
+    struct HardWalk<'j> {
+        threads: usize,
+        max_positions: u64,
+        extract: bool,
+        keep_searched: Option<u32>,
+        journal: Option<&'j mut Journal>,
+        /// A child whose search lies: says it loses.
+        liar: Option<Key>,
+    }
+
+    impl HardWalk<'_> {
+        fn check(threads: usize) -> Self {
+            HardWalk {
+                threads,
+                max_positions: 0,
+                extract: false,
+                keep_searched: None,
+                journal: None,
+                liar: None,
+            }
+        }
+        fn extract(keep_searched: Option<u32>) -> Self {
+            HardWalk {
+                extract: true,
+                keep_searched,
+                ..HardWalk::check(1)
+            }
+        }
+    }
+
+    /// A proof walk of `table` from `start` whose searches for children at plies 1 and 2 are
+    /// hard (they answer only at budget level 2 and above; deeper ones at once, and the liar's
+    /// falsely): its report,
+    /// the proof's entries (if extracted) and how many children it decided by a hard search.
+    fn walk_hard_near_start(
+        start: &Connect4,
+        table: &HashMap<Key, Knowledge>,
+        how: HardWalk<'_>,
+    ) -> (CheckReport, HashMap<Key, Knowledge>, u64) {
+        let (threads, hard_to) = (how.threads, 2);
+        let lookup = |key: Key| table.get(&key).copied().unwrap_or_default();
+        let identity = |g: &Connect4| g.id();
+        let hard = std::sync::atomic::AtomicU64::new(0);
+        let tables: Vec<MemoryTable> = (0..threads).map(|_| MemoryTable::with_bytes(MEM)).collect();
+        let mut searches: Vec<_> = tables
+            .iter()
+            .map(|table| {
+                let mut search = by_alpha_beta(table);
+                let hard = &hard;
+                move |c: &Connect4, t: i32, at_most: bool, level: u32| {
+                    if how.liar == Some(c.key()) && at_most {
+                        return (level >= 2).then_some(true);
+                    }
+                    if c.ply() <= hard_to {
+                        if level < 2 {
+                            return None;
+                        }
+                        hard.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    search(c, t, at_most, level)
+                }
+            })
+            .collect();
+        let deciders = searches.iter_mut().map(|d| d as Decide<'_, _>).collect();
+        let mut words = Vec::new();
+        let aids = WalkAids {
+            journal: how.journal,
+            proof: how.extract.then_some(&mut words),
+            keep_searched: how.keep_searched,
+            ..WalkAids::default()
+        };
+        let report = walk_deciding(
+            start,
+            &lookup,
+            &identity,
+            deciders,
+            Scope::Proof,
+            how.max_positions,
+            aids,
+        );
+        drop(searches);
+        let mut proof: HashMap<Key, Knowledge> = HashMap::new();
+        for w in words {
+            let e = Entry::from_word(w);
+            let k = proof.entry(e.key()).or_insert(Knowledge::NONE);
+            *k = k.with(e.value());
+        }
+        (report, proof, hard.into_inner())
+    }
+
+    /// A proof extracted from a table without entries near its start keeps the children its
+    /// hard searches decided, with the values found: the proof alone then passes without a
+    /// hard search, where the one extracted without them needs every one again. A walk that
+    /// resumes from its journal keeps the same children; a kept value that is false fails.
+    #[test]
+    fn an_extracted_proof_keeps_the_children_its_hard_searches_decided() {
+        let (start, values) = honest_6x4();
+        // the table of a search that kept nothing of plies 1 and 2
+        let table: HashMap<Key, Knowledge> = positions_upto(&start, 5)
+            .iter()
+            .filter(|p| !(1..=2).contains(&p.ply()))
+            .filter_map(|p| Some((p.key(), knowledge(*values.get(&p.key())?))))
+            .collect();
+        let (plain, plain_proof, plain_hard) =
+            walk_hard_near_start(&start, &table, HardWalk::extract(None));
+        let (kept, proof, hard) = walk_hard_near_start(&start, &table, HardWalk::extract(Some(2)));
+        assert_eq!((plain.failures, kept.failures), (0, 0));
+        assert!(plain_hard > 0 && plain.kept == 0, "{plain:?}");
+        // every position of ply 1 is on the proof of a lost start, each kept by its search
+        let ply1 = positions_upto(&start, 1).len() as u64 - 1;
+        assert!(kept.kept >= ply1 && hard >= plain_hard, "{kept:?}");
+        for p in positions_upto(&start, 2) {
+            if let Some(k) = proof.get(&p.key()) {
+                assert_eq!(*k, knowledge(values[&p.key()]), "kept as it is");
+            }
+        }
+        assert!(proof.len() as u64 >= plain_proof.len() as u64 + ply1);
+
+        // alone: no hard search with the kept children, all of them again without
+        let (alone, _, alone_hard) = walk_hard_near_start(&start, &proof, HardWalk::check(1));
+        assert_eq!((alone.failures, alone_hard), (0, 0), "{alone:?}");
+        assert_eq!(alone.positions, kept.positions);
+        let (plain_alone, _, plain_alone_hard) =
+            walk_hard_near_start(&start, &plain_proof, HardWalk::check(2));
+        assert_eq!(plain_alone.failures, 0);
+        assert_eq!(plain_alone_hard, plain_hard);
+        // two threads keep a proof that passes alone just as well
+        let two_threads = HardWalk {
+            threads: 2,
+            ..HardWalk::extract(Some(2))
+        };
+        let (two, two_proof, _) = walk_hard_near_start(&start, &table, two_threads);
+        assert_eq!((two.failures, two.kept), (0, kept.kept));
+        let (two_alone, _, two_alone_hard) =
+            walk_hard_near_start(&start, &two_proof, HardWalk::check(1));
+        assert_eq!((two_alone.failures, two_alone_hard), (0, 0));
+
+        // stopped half way and resumed from its journal: the same proof
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let mut journal = Journal::open(&path, "6x4 thin").unwrap();
+        let stopping = HardWalk {
+            journal: Some(&mut journal),
+            max_positions: kept.positions / 2,
+            ..HardWalk::extract(Some(2))
+        };
+        let (first, ..) = walk_hard_near_start(&start, &table, stopping);
+        assert!(first.truncated && first.kept > 0, "{first:?}");
+        drop(journal);
+        let mut journal = Journal::open(&path, "6x4 thin").unwrap();
+        assert!(journal.kept().count() as u64 >= first.kept);
+        let resuming = HardWalk {
+            journal: Some(&mut journal),
+            ..HardWalk::extract(Some(2))
+        };
+        let (rest, resumed, _) = walk_hard_near_start(&start, &table, resuming);
+        assert!(rest.from_journal > 0 && rest.failures == 0, "{rest:?}");
+        assert_eq!(resumed, proof, "the journal's claims are on the proof too");
+
+        // a hard search that lies (a child of ply 2 that does not lose said to lose, where it
+        // is its parent's first move): the value kept fails when its turn comes; without
+        // keeping, the walk cannot see the lie
+        let liar = positions_upto(&start, 1)[1..]
+            .iter()
+            .map(|p| {
+                let mut c = *p;
+                c.play(Bits(p.playable()).next().unwrap());
+                c.key()
+            })
+            .find(|key| values[key] != -1)
+            .expect("a first move that does not win");
+        let lying = |keep_searched| HardWalk {
+            liar: Some(liar),
+            ..HardWalk::extract(keep_searched)
+        };
+        let (lied, ..) = walk_hard_near_start(&start, &table, lying(Some(2)));
+        assert!(lied.failures > 0, "a false kept value passes");
+        let (unseen, ..) = walk_hard_near_start(&start, &table, lying(None));
+        assert_eq!(unseen.failures, 0);
     }
 
     /// Every position of the first `plies` plies from `p` that is not over.

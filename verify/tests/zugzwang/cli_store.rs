@@ -635,13 +635,20 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
         alone.contains(&format!("proof of '{p2_18}' (loss): ")),
         "{alone}"
     );
-    assert_eq!(proof_positions(&alone), proof_positions(&whole), "{alone}");
-    // with the same searches of children (those the table passed over came with the proof)
-    let searched = |out: &str| -> String {
-        let head = &out[..out.find(" by search)").expect("the counts")];
-        head[head.rfind(' ').unwrap() + 1..].to_string()
+    // through as many positions, with the same searches of children (those the table passed
+    // over came with the proof); unless the extraction kept children whose search was hard (a
+    // search of over half a second: none here, but a slow machine may take that long), which
+    // are then positions of the proof too
+    let searched = |out: &str| -> u64 {
+        let head = &out[..out.find(" by search").expect("the counts")];
+        head[head.rfind(' ').unwrap() + 1..].parse().unwrap()
     };
-    assert_eq!(searched(&alone), searched(&whole), "{alone}");
+    if out.contains("kept in the proof") {
+        assert!(proof_positions(&alone) > proof_positions(&whole), "{alone}");
+    } else {
+        assert_eq!(proof_positions(&alone), proof_positions(&whole), "{alone}");
+        assert_eq!(searched(&alone), searched(&whole), "{alone}");
+    }
     let bytes = |d: &Path| -> u64 {
         std::fs::read_dir(d)
             .unwrap()
