@@ -15,9 +15,10 @@
 //! knowledge it was justified with, and the xxh3-64 of those 24 bytes seeded with the xxh3-64
 //! of the header. A knowledge word with [`KEPT`] set records instead a value a search found
 //! for a child and the walk took into its proof (see [`Journal::keep`]): the position is not
-//! justified yet, its claim only stands in for the entry a resumed walk would not have. Each record is written as it is made (a kill loses at most the position being
-//! justified); a torn or damaged record ends the journal where it starts, and the file is cut
-//! back to the records before it.
+//! justified yet, its claim only stands in for the entry a resumed walk would not have. Each
+//! record is written as it is made (a kill loses at most the position being justified); a torn
+//! or damaged record ends the journal where it starts, and the file is cut back to the records
+//! before it.
 
 use super::super::entry::Knowledge;
 use std::collections::HashMap;

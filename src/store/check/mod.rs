@@ -278,8 +278,8 @@ impl<G: Game> Judge<'_, G> {
     /// The part of [`Judge::justify`] that needs no search, for "some move's result for the
     /// mover is >= t" (`exists`) or "every move's result is <= t": `Ok(answer)` where the
     /// children's entries and immediate facts decide, else the children they leave open, with
-    /// their moves (`None`: decided without search, and not good enough). The children whose entries it relies on
-    /// go to `used`.
+    /// their moves (`None`: decided without search, and not good enough). The children whose
+    /// entries it relies on go to `used`.
     ///
     /// Where "some move's result" is left to search, the children whose entries said they are
     /// no refutation were passed over; their entries go to `passed_over`, so that the proof
@@ -1174,8 +1174,8 @@ mod tests {
 
     /// A proof walk of `table` from `start` whose searches for children at plies 1 and 2 are
     /// hard (they answer only at budget level 2 and above; deeper ones at once, and the liar's
-    /// falsely): its report,
-    /// the proof's entries (if extracted) and how many children it decided by a hard search.
+    /// falsely): its report, the proof's entries (if extracted) and how many children it
+    /// decided by a hard search.
     fn walk_hard_near_start(
         start: &Connect4,
         table: &HashMap<Key, Knowledge>,
