@@ -479,7 +479,7 @@ fn open_journal(
 pub(super) fn runs_lookup(runs: &[Run]) -> impl Fn(Key) -> Knowledge + '_ {
     move |key| {
         runs.iter()
-            .fold(Knowledge::NONE, |k, r| Knowledge(k.0 | r.lookup(key).0))
+            .fold(Knowledge::NONE, |k, r| k.union(r.lookup(key)))
     }
 }
 

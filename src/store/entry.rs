@@ -203,6 +203,13 @@ impl Knowledge {
     pub fn has(self, v: Value) -> bool {
         self.0 & (1 << v.code()) != 0
     }
+    /// What `self` and `other` know together (a conflict, if they contradict: see
+    /// [`Knowledge::conflict`]).
+    #[inline]
+    pub fn union(self, other: Knowledge) -> Knowledge {
+        Knowledge(self.0 | other.0)
+    }
+
     /// Whether nothing is known.
     #[inline]
     pub fn is_empty(self) -> bool {

@@ -21,6 +21,7 @@
 //! before it.
 
 use super::super::entry::Knowledge;
+use crate::game::Key;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -45,7 +46,7 @@ pub struct Journal {
     file: File,
     seed: u64,
     done: HashMap<u128, u8>,
-    kept: HashMap<u128, u8>,
+    kept: HashMap<Key, u8>,
     /// Records read from the file when it was opened.
     pub loaded: u64,
     synced: Instant,
@@ -101,7 +102,7 @@ impl Journal {
             }
             let id = w[0] as u128 | (w[1] as u128) << 64;
             if w[2] & KEPT != 0 {
-                kept.insert(id, w[2] as u8);
+                kept.insert(Key::new(w[0]), w[2] as u8);
             } else {
                 done.insert(id, w[2] as u8);
             }
@@ -136,18 +137,19 @@ impl Journal {
         }
     }
 
-    /// Records that the walk took the value `k` a search found for the position `id` into its
-    /// proof, to be justified in its turn (a resumed walk reads it back with
-    /// [`Journal::kept`]). Failures as for [`Journal::record`].
-    pub fn keep(&mut self, id: u128, k: Knowledge) {
-        if self.kept.get(&id) != Some(&k.0) && self.write(id, KEPT | k.0 as u64) {
-            self.kept.insert(id, k.0);
+    /// Records that the walk took the value `k` a search found for the position of `key` into
+    /// its proof, to be justified in its turn (a resumed walk reads it back with
+    /// [`Journal::kept`]; the key takes the identity's place in the record). Failures as for
+    /// [`Journal::record`].
+    pub fn keep(&mut self, key: Key, k: Knowledge) {
+        if self.kept.get(&key) != Some(&k.0) && self.write(key.get() as u128, KEPT | k.0 as u64) {
+            self.kept.insert(key, k.0);
         }
     }
 
     /// The claims kept by [`Journal::keep`], as read and written.
-    pub fn kept(&self) -> impl Iterator<Item = (u128, Knowledge)> + '_ {
-        self.kept.iter().map(|(&id, &k)| (id, Knowledge(k)))
+    pub fn kept(&self) -> impl Iterator<Item = (Key, Knowledge)> + '_ {
+        self.kept.iter().map(|(&key, &k)| (key, Knowledge(k)))
     }
 
     /// Appends one record; whether it was written.
@@ -202,8 +204,8 @@ mod tests {
             j.record(7, a); // once is enough
             assert!(j.knows(7, a) && !j.knows(7, b) && j.knows(big, b));
             // a kept claim is read back as one, not as a justified position
-            j.keep(11, c);
-            j.keep(11, c);
+            j.keep(Key::new(11), c);
+            j.keep(Key::new(11), c);
             assert!(!j.knows(11, c));
         }
         let len = std::fs::metadata(&path).unwrap().len();
@@ -212,7 +214,7 @@ mod tests {
         let j = Journal::open(&path, "table X runs 1").unwrap();
         assert_eq!(j.loaded, 2);
         assert!(j.knows(7, a) && j.knows(big, b) && !j.knows(8, a) && !j.knows(11, c));
-        assert_eq!(j.kept().collect::<Vec<_>>(), vec![(11, c)]);
+        assert_eq!(j.kept().collect::<Vec<_>>(), vec![(Key::new(11), c)]);
         drop(j);
 
         // a journal of another format: refused as such

@@ -142,11 +142,11 @@ pub type Lookup<'a> = &'a (dyn Fn(Key) -> Knowledge + Sync);
 struct Judge<'a, G> {
     lookup: Lookup<'a>,
     decide: Decide<'a, G>,
-    /// The values hard searches found for children the walk took into its proof, by identity
+    /// The values hard searches found for children the walk took into its proof, by key
     /// (shared by every judge; `None` unless the walk keeps them, [`WalkAids::keep_searched`]).
-    /// They stand beside the table's entries: each is justified in its turn, like one.
-    claims: Option<&'a RwLock<HashMap<u128, Knowledge>>>,
-    identity: Identity<'a, G>,
+    /// They stand beside the table's entries, in the same keys: each is justified in its turn,
+    /// like one.
+    claims: Option<&'a RwLock<HashMap<Key, Knowledge>>>,
     /// The budget level from which a child decided for the proof by search is kept.
     keep_from: u32,
     /// The children the last justifications decided for the proof by a search at `keep_from`
@@ -164,17 +164,13 @@ struct Judge<'a, G> {
 impl<G: Game> Judge<'_, G> {
     /// What the table, and the claims the walk keeps, know of `p`.
     fn knowledge(&self, p: &G) -> Knowledge {
-        let k = (self.lookup)(p.key());
+        let key = p.key();
+        let k = (self.lookup)(key);
         let Some(claims) = self.claims else {
             return k;
         };
         let claims = claims.read().unwrap_or_else(|e| e.into_inner());
-        if claims.is_empty() {
-            return k;
-        }
-        claims
-            .get(&(self.identity)(p))
-            .map_or(k, |claim| Knowledge(k.0 | claim.0))
+        claims.get(&key).map_or(k, |&claim| k.union(claim))
     }
 
     /// Sign bounds `(lo, hi)` on the score the *parent* gets by playing `mv` in `p`, from what
@@ -242,7 +238,8 @@ impl<G: Game> Judge<'_, G> {
                 // every needs child >= -t
                 match self.child_test(&c, -t, exists, level) {
                     Some(true) => {
-                        self.keep(level, mv, c, exists, t);
+                        // the child's value: the parent's, from the child's side
+                        self.keep(level, mv, c, v.negated());
                         if exists {
                             return true;
                         }
@@ -257,22 +254,12 @@ impl<G: Game> Judge<'_, G> {
         !exists
     }
 
-    /// Notes child `c` (by move `mv`), decided for the proof by a search at budget `level` on
-    /// the parent's question (`exists`, `t`), to be kept if the search was a hard one: with
-    /// the value the search showed, the child's side of the question.
-    fn keep(&mut self, level: u32, mv: u64, c: G, exists: bool, t: i32) {
-        if self.claims.is_none() || level < self.keep_from {
-            return;
+    /// Notes child `c` (by move `mv`), decided for the proof by a search at budget `level`
+    /// to have value `v`, to be kept if the search was a hard one.
+    fn keep(&mut self, level: u32, mv: u64, c: G, v: Value) {
+        if self.claims.is_some() && level >= self.keep_from {
+            self.found.push((mv, c, v));
         }
-        let v = match (exists, t) {
-            // some move's result >= t: this child's score <= -t
-            (true, 1) => Value::Loss,
-            (true, _) => Value::AtMostDraw,
-            // every move's result <= t: this child's score >= -t
-            (false, -1) => Value::Win,
-            (false, _) => Value::AtLeastDraw,
-        };
-        self.found.push((mv, c, v));
     }
 
     /// The part of [`Judge::justify`] that needs no search, for "some move's result for the
@@ -494,7 +481,6 @@ pub fn walk_deciding<G: Game + Send + Sync>(
             lookup,
             decide,
             claims: claims.as_ref(),
-            identity,
             keep_from: aids.keep_searched.unwrap_or(u32::MAX),
             found: Vec::new(),
             passed_over: keep_passed_over.then(Vec::new),
@@ -692,7 +678,7 @@ fn justify_from_queue<G: Game + Send + Sync>(
             proof.extend(entry_words(p.key(), k.normalised().unwrap_or(k)));
             proof.extend(judge.passed_over.iter().flatten());
         }
-        keep_found(judge, w_, at);
+        keep_found(judge, w_, at, identity);
         for &(mv, c) in &used {
             let id = identity(&c);
             if w_.seen.insert(id) {
@@ -709,25 +695,30 @@ fn justify_from_queue<G: Game + Send + Sync>(
 /// reached is left as it is: it may have been justified before the claim, which must not then
 /// be relied on. So is one whose entry contradicts the search (the proof did not use that
 /// entry; the full walk reports such a table).
-fn keep_found<G: Game>(judge: &mut Judge<'_, G>, w: &mut ProofWalk<'_, G>, at: usize) {
+fn keep_found<G: Game>(
+    judge: &mut Judge<'_, G>,
+    w: &mut ProofWalk<'_, G>,
+    at: usize,
+    identity: Identity<'_, G>,
+) {
     let Some(claims) = judge.claims else {
         return;
     };
     for (mv, c, v) in judge.found.drain(..) {
-        let id = (judge.identity)(&c);
+        let id = identity(&c);
         if w.seen.contains(&id) {
             continue;
         }
+        let key = c.key();
         let mut claims = claims.write().unwrap_or_else(|e| e.into_inner());
-        let claim = claims.get(&id).copied().unwrap_or_default().with(v);
-        let known = Knowledge((judge.lookup)(c.key()).0 | claim.0);
-        if known.conflict().is_some() {
+        let claim = claims.get(&key).copied().unwrap_or_default().with(v);
+        if (judge.lookup)(key).union(claim).conflict().is_some() {
             continue;
         }
-        claims.insert(id, claim);
+        claims.insert(key, claim);
         drop(claims);
         if let Some(journal) = w.aids.journal.as_mut() {
-            journal.keep(id, claim);
+            journal.keep(key, claim);
         }
         w.report.kept += 1;
         w.seen.insert(id);
@@ -1268,13 +1259,14 @@ mod tests {
             walk_hard_near_start(&start, &plain_proof, HardWalk::check(2));
         assert_eq!(plain_alone.failures, 0);
         assert_eq!(plain_alone_hard, plain_hard);
-        // two threads keep a proof that passes alone just as well
+        // two threads keep a proof that passes alone just as well (how many they keep depends
+        // on timing: a mirror image of a kept child searched before its claim is kept too)
         let two_threads = HardWalk {
             threads: 2,
             ..HardWalk::extract(Some(2))
         };
         let (two, two_proof, _) = walk_hard_near_start(&start, &table, two_threads);
-        assert_eq!((two.failures, two.kept), (0, kept.kept));
+        assert!(two.failures == 0 && two.kept >= ply1, "{two:?}");
         let (two_alone, _, two_alone_hard) =
             walk_hard_near_start(&start, &two_proof, HardWalk::check(1));
         assert_eq!((two_alone.failures, two_alone_hard), (0, 0));
@@ -1292,7 +1284,9 @@ mod tests {
         assert!(first.truncated && first.kept > 0, "{first:?}");
         drop(journal);
         let mut journal = Journal::open(&path, "6x4 thin").unwrap();
-        assert!(journal.kept().count() as u64 >= first.kept);
+        // one claim a key (a kept child's mirror image shares it)
+        let claims = journal.kept().count() as u64;
+        assert!(0 < claims && claims <= first.kept, "{claims} {first:?}");
         let resuming = HardWalk {
             journal: Some(&mut journal),
             ..HardWalk::extract(Some(2))
