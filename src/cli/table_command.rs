@@ -217,6 +217,9 @@ fn connect4_size(m: &Manifest) -> Option<(u32, u32)> {
     }
 }
 
+/// `table check DIR`: the files first ([`check_files`]), then the walk from the start through the
+/// table or its proof, printed by [`print_walk`], and the proof extracted if asked; exit status 1
+/// on any failure.
 fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let mem = parse_bytes(&a.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))? as usize;
     if let Some(out) = &a.extract {
@@ -225,33 +228,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let (m, _lock) = manifest_of(&a.dir)?;
     let t0 = Instant::now();
     let (runs, bad) = open_runs(&a.dir, &m)?;
-    let mut failures = bad.len() as u64;
-    for line in &bad {
-        println!("FAIL {line}");
-    }
-    let entries: u64 = runs.iter().map(|r| r.len()).sum();
-    println!(
-        "checksums, sort order, per-run consistency: {} runs ok, {} bad ({entries} entries)",
-        runs.len(),
-        bad.len()
-    );
-    // consistency across runs: one merged, normalised stream must exist
-    let merged: Vec<&[u64]> = runs.iter().map(|r| r.entries()).collect();
-    let mut keys = 0u64;
-    let mut cross_ok = true;
-    for e in Normalised::new(KMerge::new(merged)) {
-        match e {
-            Ok(_) => keys += 1,
-            Err(kind) => {
-                println!("FAIL {}: across runs: {kind:?}", a.dir.display());
-                failures += 1;
-                cross_ok = false;
-            }
-        }
-    }
-    if cross_ok {
-        println!("across runs: no contradictions ({keys} normalised entries)");
-    }
+    let (mut failures, keys) = check_files(&a.dir, &runs, &bad);
     let lookup = runs_lookup(&runs);
     let mut journal = match &a.journal {
         Some(path) => Some(open_journal(path, a, &m, &runs)?),
@@ -313,7 +290,72 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         }
         name => cube_walk(a, &m, name, &lookup, mem, aids)?,
     };
-    let journal_note = match &journal {
+    failures += print_walk(a, &m, &report, journal.as_ref(), keys);
+    let verdict = match (failures, report.justified) {
+        // files fine, but no value was checked: say so rather than a bare OK
+        (0, 0) if keys > 0 => "OK as files; no stored value is reachable from the start (an \
+             unfinished search stores its positions deeper), so none was justified"
+            .to_string(),
+        (0, _) if report.truncated => {
+            "OK as far as checked (stopped at --max-positions: not all of it)".to_string()
+        }
+        (0, _) => "OK".to_string(),
+        _ => format!("{failures} FAILURES"),
+    };
+    println!("{verdict} in {:.1} s", t0.elapsed().as_secs_f64());
+    if let Some(out) = &a.extract {
+        failures += extract_proof(out, a, &m, &report, failures, proof_words)?;
+    }
+    Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// The checks of the files themselves: each run's checksums, sort order and consistency (the
+/// `bad` ones, which `open_runs` could not take), and one normalised stream across all runs (no
+/// two runs contradict each other). Prints a line for each; returns the failures and the
+/// number of normalised entries.
+fn check_files(dir: &Path, runs: &[Run], bad: &[String]) -> (u64, u64) {
+    let mut failures = bad.len() as u64;
+    for line in bad {
+        println!("FAIL {line}");
+    }
+    let entries: u64 = runs.iter().map(|r| r.len()).sum();
+    println!(
+        "checksums, sort order, per-run consistency: {} runs ok, {} bad ({entries} entries)",
+        runs.len(),
+        bad.len()
+    );
+    // consistency across runs: one merged, normalised stream must exist
+    let merged: Vec<&[u64]> = runs.iter().map(|r| r.entries()).collect();
+    let mut keys = 0u64;
+    let mut cross_ok = true;
+    for e in Normalised::new(KMerge::new(merged)) {
+        match e {
+            Ok(_) => keys += 1,
+            Err(kind) => {
+                println!("FAIL {}: across runs: {kind:?}", dir.display());
+                failures += 1;
+                cross_ok = false;
+            }
+        }
+    }
+    if cross_ok {
+        println!("across runs: no contradictions ({keys} normalised entries)");
+    }
+    (failures, keys)
+}
+
+/// Prints what the walk found: the positions and values justified (by entry, by search, kept,
+/// from the journal), the proof's shape by ply, and each failure; returns the failures, with
+/// one more for a proof check of a start without a stored value.
+fn print_walk(
+    a: &CheckArgs,
+    m: &Manifest,
+    report: &CheckReport,
+    journal: Option<&check::Journal>,
+    keys: u64,
+) -> u64 {
+    let mut failures = 0;
+    let journal_note = match journal {
         Some(j) => {
             if let Some(e) = j.error() {
                 eprintln!("warning: the journal could not be written: {e}");
@@ -348,7 +390,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         let values: Vec<&str> = report.start_values.iter().map(|v| v.name()).collect();
         println!(
             "proof of '{}' ({}): {} positions with entries on it (of {keys} in the table), {justified}{journal_note}",
-            start_text(a, &m),
+            start_text(a, m),
             if values.is_empty() { "no stored value".to_string() } else { values.join("+") },
             report.positions,
         );
@@ -366,30 +408,14 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     } else {
         println!(
             "walk from '{}': {} positions with entries (the table holds {keys} entries; those below positions without one, such as the subtrees of a question left open, are not reached), {justified}",
-            start_text(a, &m),
+            start_text(a, m),
             report.positions,
         );
     }
     for line in &report.failure_lines {
         println!("FAIL {line}");
     }
-    failures += report.failures;
-    let verdict = match (failures, report.justified) {
-        // files fine, but no value was checked: say so rather than a bare OK
-        (0, 0) if keys > 0 => "OK as files; no stored value is reachable from the start (an \
-             unfinished search stores its positions deeper), so none was justified"
-            .to_string(),
-        (0, _) if report.truncated => {
-            "OK as far as checked (stopped at --max-positions: not all of it)".to_string()
-        }
-        (0, _) => "OK".to_string(),
-        _ => format!("{failures} FAILURES"),
-    };
-    println!("{verdict} in {:.1} s", t0.elapsed().as_secs_f64());
-    if let Some(out) = &a.extract {
-        failures += extract_proof(out, a, &m, &report, failures, proof_words)?;
-    }
-    Ok(if failures == 0 { 0 } else { 1 })
+    failures + report.failures
 }
 
 /// Refuses an `--extract` directory that could not take the proof before the check starts
