@@ -196,6 +196,43 @@ mod tests {
         }
     }
 
+    /// A table that holds the proof of a win through a move late in the move order names that
+    /// move without an expansion: the candidates before it, open in the table, get no turn
+    /// (a re-run on a committed proof or a finished solve is instant). Checked on Sogo
+    /// positions whose last winning candidate is not the first candidate, against minimax.
+    #[test]
+    fn a_proved_late_move_is_named_without_search() {
+        let mut tried = 0;
+        for g in careful_positions(Cube::new(Rules::Sogo), 11, 300, 31) {
+            if g.winning_moves() != 0 || minimax(&g) <= 0 {
+                continue;
+            }
+            let candidates = MoveList::new(&g, g.non_losing_moves(), None, false);
+            let child = |mv: u64| {
+                let mut c = g;
+                c.play(mv);
+                c
+            };
+            let winners: Vec<u64> = (candidates.as_slice().iter().copied())
+                .filter(|&mv| -minimax(&child(mv)) > 0)
+                .collect();
+            let last = *winners.last().unwrap();
+            if last == candidates.as_slice()[0] {
+                continue;
+            }
+            tried += 1;
+            let table = ProofTable::new(1 << 22);
+            let mut search = ProofSearch::new(&table);
+            let me = Player::of_ply(g.ply());
+            assert!(search.side_wins(&child(last), me).unwrap());
+            let before = search.nodes;
+            let best = search.best_moves(&g, 1, true).unwrap();
+            assert_eq!(search.nodes, before, "searched for a move the table proves");
+            assert!(winners.contains(&best[0]), "not a winning move");
+        }
+        assert!(tried >= 10, "only {tried} positions tried");
+    }
+
     #[test]
     fn a_tiny_table_still_gives_exact_values() {
         // constant eviction must cost time, never correctness

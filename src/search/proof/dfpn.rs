@@ -250,6 +250,36 @@ impl<'t> ProofSearch<'t> {
         answers: &mut [Option<bool>],
         mut enough: impl FnMut(bool) -> bool,
     ) -> Result<(), Stopped> {
+        // First what the table and the store settle without an expansion, every question in
+        // turn: a re-run on a table that holds the proof (a committed proof, a finished long
+        // solve) names the move the proof used at no cost, even where questions before it in
+        // the move order are open and would each have taken a turn's budget. Each question's
+        // first numbers are worked out here once, as its first turn would have; the table
+        // keeps them for the turns.
+        let limit = self.node_limit;
+        self.node_limit = self.nodes;
+        for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {
+            if answer.is_some() {
+                continue;
+            }
+            self.attacker = *attacker;
+            let tag = self.tag(position);
+            let (phi, delta) = match self.root_numbers(position, tag) {
+                Ok(numbers) => numbers,
+                Err(Halt::Limit) => continue,
+                Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
+            };
+            if phi == 0 || delta == 0 {
+                let attacker_to_move = Player::of_ply(position.ply()) == *attacker;
+                let wins = (phi == 0) == attacker_to_move;
+                *answer = Some(wins);
+                if enough(wins) {
+                    self.node_limit = limit;
+                    return Ok(());
+                }
+            }
+        }
+        self.node_limit = limit;
         let mut budget = 1u64 << 14;
         while answers.iter().any(Option::is_none) {
             for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {

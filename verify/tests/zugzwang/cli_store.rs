@@ -797,6 +797,13 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "a2",
             30,
         ),
+        (
+            "milestone-reply-8008908-seed407704158398",
+            "0x0000000000101091:0x0000000008008908",
+            "407704158398",
+            "d2",
+            18,
+        ),
     ];
     for (name, position, seed, best, checked_here) in proofs {
         let dir = copy_of_committed(name);
