@@ -802,7 +802,7 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "0x0000000000101091:0x0000000008008908",
             "407704158398",
             "d2",
-            18,
+            30,
         ),
     ];
     for (name, position, seed, best, checked_here) in proofs {
