@@ -253,33 +253,22 @@ impl<'t> ProofSearch<'t> {
         // First what the table and the store settle without an expansion, every question in
         // turn: a re-run on a table that holds the proof (a committed proof, a finished long
         // solve) names the move the proof used at no cost, even where questions before it in
-        // the move order are open and would each have taken a turn's budget. Each question's
-        // first numbers are worked out here once, as its first turn would have; the table
-        // keeps them for the turns.
-        let limit = self.node_limit;
-        self.node_limit = self.nodes;
+        // the move order are open and would each have taken a turn's budget. `root_numbers`
+        // only evaluates (it never expands, so no node limit applies); the table keeps each
+        // question's first numbers for its turns.
         for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {
             if answer.is_some() {
                 continue;
             }
             self.attacker = *attacker;
             let tag = self.tag(position);
-            let (phi, delta) = match self.root_numbers(position, tag) {
-                Ok(numbers) => numbers,
-                Err(Halt::Limit) => continue,
-                Err(Halt::Stopped | Halt::Abandoned) => return Err(Stopped),
-            };
-            if phi == 0 || delta == 0 {
-                let attacker_to_move = Player::of_ply(position.ply()) == *attacker;
-                let wins = (phi == 0) == attacker_to_move;
-                *answer = Some(wins);
-                if enough(wins) {
-                    self.node_limit = limit;
-                    return Ok(());
-                }
+            let (phi, delta) = self.root_numbers(position, tag).map_err(|_| Stopped)?;
+            let attacker_to_move = Player::of_ply(position.ply()) == *attacker;
+            *answer = Numbers::from_mover(phi, delta, attacker_to_move).answer();
+            if answer.is_some_and(&mut enough) {
+                return Ok(());
             }
         }
-        self.node_limit = limit;
         let mut budget = 1u64 << 14;
         while answers.iter().any(Option::is_none) {
             for (answer, (position, attacker)) in answers.iter_mut().zip(questions) {
@@ -326,11 +315,11 @@ impl<'t> ProofSearch<'t> {
         let (th_phi, th_delta) = limit.to_mover(attacker_to_move);
         loop {
             let (phi, delta) = self.root_numbers(g, tag)?;
-            if phi == 0 || delta == 0 {
-                let mover_succeeds = phi == 0;
-                return Ok(mover_succeeds == attacker_to_move);
+            let numbers = Numbers::from_mover(phi, delta, attacker_to_move);
+            if let Some(wins) = numbers.answer() {
+                return Ok(wins);
             }
-            if Numbers::from_mover(phi, delta, attacker_to_move).proof >= limit.proof {
+            if numbers.proof >= limit.proof {
                 return Err(Halt::Limit);
             }
             self.mid(g, tag, th_phi, th_delta)?;

@@ -43,6 +43,11 @@ impl Numbers {
         self.proof == 0 || self.disproof == 0
     }
 
+    /// The answer, if the numbers settle the question: whether the attacker wins.
+    pub fn answer(self) -> Option<bool> {
+        self.settled().then_some(self.proof == 0)
+    }
+
     /// The attacker's numbers from the phi/delta pair of the side to move (phi is the mover's
     /// proof number of his own goal: the attacker's proof number when he is to move, his
     /// disproof number otherwise).
@@ -165,14 +170,14 @@ impl<'t> ProofSearch<'t> {
         let tag = self.tag(g);
         self.report_line = super::ReportLine::at(tag);
         let (phi, delta) = self.root_numbers(g, tag)?;
-        if phi == 0 || delta == 0 {
-            return Ok(Some((phi == 0) == attacker_to_move));
+        if let Some(wins) = Numbers::from_mover(phi, delta, attacker_to_move).answer() {
+            return Ok(Some(wins));
         }
         let (th_phi, th_delta) = thresholds.to_mover(attacker_to_move);
         let th_phi = th_phi.max(phi.saturating_add(1)).min(INFINITE);
         let th_delta = th_delta.max(delta.saturating_add(1)).min(INFINITE);
         let (phi, delta) = self.mid(g, tag, th_phi, th_delta)?;
-        Ok((phi == 0 || delta == 0).then_some((phi == 0) == attacker_to_move))
+        Ok(Numbers::from_mover(phi, delta, attacker_to_move).answer())
     }
 
     /// The numbers of `g` and its children as the table holds them after a budget ran out.
