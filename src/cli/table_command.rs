@@ -92,6 +92,12 @@ pub struct CheckArgs {
     /// the re-check does not spend that search again.
     #[arg(long, value_name = "DIR", requires = "proof")]
     extract: Option<PathBuf>,
+    /// With --extract (4x4x4 games, sound keys): write the proof keyed by this hash seed
+    /// instead of the table's, as a store of that seed. `table check DIR --proof` on it then
+    /// confirms the value under the second seed (every look-up and search keyed by it),
+    /// without a second solve.
+    #[arg(long, value_name = "N", requires = "extract")]
+    extract_hash_seed: Option<u64>,
 }
 
 /// Runs a `table` subcommand.
@@ -226,6 +232,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         extract_target_ok(out)?;
     }
     let (m, _lock) = manifest_of(&a.dir)?;
+    rekey_ok(a, &m)?;
     let t0 = Instant::now();
     let (runs, bad) = open_runs(&a.dir, &m)?;
     let (mut failures, keys) = check_files(&a.dir, &runs, &bad);
@@ -250,13 +257,7 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
         }
     };
     let mut proof_words = Vec::new();
-    let aids = check::WalkAids {
-        journal: journal.as_mut(),
-        progress: Some(&mut progress),
-        proof: a.extract.as_ref().map(|_| &mut proof_words),
-        // the game's searches say what a hard one is (`cube_walk`)
-        keep_searched: None,
-    };
+    let proof = a.extract.as_ref().map(|_| &mut proof_words);
     let report: CheckReport = match m.game.as_str() {
         "connect4" => {
             let (w, h) = connect4_size(&m).ok_or_else(|| {
@@ -274,6 +275,12 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
                     start_text(a, &m)
                 ))
             })?;
+            let aids = check::WalkAids {
+                journal: journal.as_mut(),
+                progress: Some(&mut progress),
+                proof,
+                ..check::WalkAids::default()
+            };
             let report = check::walk(
                 &start,
                 &lookup,
@@ -288,7 +295,21 @@ fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
             }
             report
         }
-        name => cube_walk(a, &m, name, &lookup, mem, aids)?,
+        name => {
+            // the proof under another seed (a table of sound keys: `rekey_ok`)
+            let rekeyed = a
+                .extract_hash_seed
+                .map(|seed| move |c: &Cube| c.with_seed(seed).key());
+            let aids = check::WalkAids {
+                journal: journal.as_mut(),
+                progress: Some(&mut progress),
+                proof,
+                proof_key: rekeyed.as_ref().map(|f| f as check::KeyOf<'_, Cube>),
+                // (the game's searches say what a hard one is: `cube_walk`)
+                ..check::WalkAids::default()
+            };
+            cube_walk(a, &m, name, &lookup, mem, aids)?
+        }
     };
     failures += print_walk(a, &m, &report, journal.as_ref(), keys);
     let verdict = match (failures, report.justified) {
@@ -432,6 +453,26 @@ fn extract_target_ok(out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses `--extract-hash-seed` where a proof cannot be keyed by another seed, before the
+/// check starts: Connect Four's keys are exact (no seed), and seed 003's keys are unsound
+/// under any seed.
+fn rekey_ok(a: &CheckArgs, m: &Manifest) -> Result<(), CliError> {
+    if a.extract_hash_seed.is_none() {
+        return Ok(());
+    }
+    let why = match super::paused_search::spec_of(m) {
+        Some(GameSpec::Connect4 { .. }) => "Connect Four keys are exact, not hashed",
+        Some(spec) if spec.store_key_mode(m) == Some(KeyMode::Sound) => return Ok(()),
+        Some(_) => "only a table of sound keys is re-keyed (seed 003's keys are unsound)",
+        // (an unknown game is reported by the walk)
+        None => return Ok(()),
+    };
+    Err(CliError::BadInput(format!(
+        "--extract-hash-seed: {}: {why}",
+        a.dir.display()
+    )))
+}
+
 /// `--extract`: writes the proof the check justified (`words`) as a new store in `out`, made
 /// for the walk's start, if the check passed all of it; says what it did on stdout. Returns
 /// the failures to add: 1 if a check stopped at `--max-positions` left it unwritten.
@@ -452,7 +493,8 @@ fn extract_proof(
         // proof asked for was not written)
         return Ok(u64::from(failures == 0));
     }
-    let manifest = Manifest::new(&m.game, &m.variant, start_text(a, m), m.hash_seed);
+    let seed = a.extract_hash_seed.unwrap_or(m.hash_seed);
+    let manifest = Manifest::new(&m.game, &m.variant, start_text(a, m), seed);
     match zugzwang::store::export::write_store(out, &manifest, words) {
         Ok(n) => {
             let bytes: u64 = run_files(out)
@@ -577,7 +619,7 @@ fn cube_walk(
     name: &str,
     lookup: check::Lookup<'_>,
     mem: usize,
-    mut aids: check::WalkAids<'_>,
+    mut aids: check::WalkAids<'_, Cube>,
 ) -> Result<CheckReport, CliError> {
     let bad = |why: String| CliError::BadInput(format!("{}: {why}", a.dir.display()));
     let spec = GameSpec::from_name(name, None)
@@ -744,6 +786,7 @@ mod tests {
             journal: None,
             threads: 1,
             extract: None,
+            extract_hash_seed: None,
         })
     }
 
@@ -844,6 +887,7 @@ mod tests {
             journal: None,
             threads: 1,
             extract: None,
+            extract_hash_seed: None,
         })
     }
 

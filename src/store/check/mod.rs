@@ -163,9 +163,16 @@ struct Judge<'a, G> {
     /// [`Judge::by_entries`]). Cleared by the walk before each position; `None` unless the
     /// walk hands its proof over ([`WalkAids::proof`]).
     passed_over: Option<Vec<u64>>,
+    /// The key a position's entry words get in the extracted proof ([`WalkAids::proof_key`]).
+    proof_key: Option<KeyOf<'a, G>>,
 }
 
 impl<G: Game> Judge<'_, G> {
+    /// The key of `p` in the extracted proof: the table's own, or the one the walk was given.
+    fn key_in_proof(&self, p: &G) -> Key {
+        self.proof_key.map_or_else(|| p.key(), |key_of| key_of(p))
+    }
+
     /// What the table, and the claims the walk keeps, know of `p`.
     fn knowledge(&self, p: &G) -> Knowledge {
         let key = p.key();
@@ -303,7 +310,8 @@ impl<G: Game> Judge<'_, G> {
             } else if hi as i32 >= t {
                 pending.push(child);
             } else if let (Some(kept), Some((c, k))) = (self.passed_over.as_mut(), entry) {
-                kept.extend(entry_words(c.key(), k.normalised().unwrap_or(k)));
+                let key = self.proof_key.map_or_else(|| c.key(), |key_of| key_of(&c));
+                kept.extend(entry_words(key, k.normalised().unwrap_or(k)));
             }
         }
         Err(pending)
@@ -380,12 +388,14 @@ fn question(v: Value) -> (bool, i32) {
 /// A walk's report of progress: the report so far and the number of positions queued.
 pub type Progress<'a> = &'a mut (dyn FnMut(&CheckReport, usize) + Send);
 
+/// A position's key as some store has it (see [`WalkAids::proof_key`]).
+pub type KeyOf<'a, G> = &'a (dyn Fn(&G) -> Key + Sync);
+
 /// What a long walk may use besides the table ([`Scope::Proof`] only): a journal of the
 /// positions justified so far, read to skip the searches of those an earlier walk justified and
 /// written as positions are justified; and a report of progress, called after each position
 /// with the report so far and the number of positions queued.
-#[derive(Default)]
-pub struct WalkAids<'a> {
+pub struct WalkAids<'a, G> {
     /// The journal of this table's state and start.
     pub journal: Option<&'a mut Journal>,
     /// Called after each position.
@@ -403,6 +413,25 @@ pub struct WalkAids<'a> {
     /// value is a claim like any entry, and the walk does not end before it is justified (a
     /// child already on the walk is not given one: it may have been justified without it).
     pub keep_searched: Option<u32>,
+    /// With `proof`: the key each position of the proof is written under (`None`: the table's
+    /// own, [`Game::key`]). The 4x4x4 games give the key of another hash seed: the proof then
+    /// stands in a store of that seed, and its check there (every look-up and every search
+    /// keyed by the new seed) confirms the value with no key of the first seed in it, so no
+    /// collision of the first seed's keys can have made it. Any key is sound here: the walk
+    /// visits positions, never keys, so each entry is written for a position it justified.
+    pub proof_key: Option<KeyOf<'a, G>>,
+}
+
+impl<G> Default for WalkAids<'_, G> {
+    fn default() -> Self {
+        WalkAids {
+            journal: None,
+            progress: None,
+            proof: None,
+            keep_searched: None,
+            proof_key: None,
+        }
+    }
 }
 
 /// Walks from `start` through every position that has an entry, or only the proof of the
@@ -417,7 +446,7 @@ pub fn walk<G: Game + Send + Sync>(
     scope: Scope,
     max_positions: u64,
     threads: usize,
-    aids: WalkAids<'_>,
+    aids: WalkAids<'_, G>,
 ) -> CheckReport {
     let threads = if scope == Scope::Proof {
         threads.max(1)
@@ -465,7 +494,7 @@ pub fn walk_deciding<G: Game + Send + Sync>(
     deciders: Vec<Decide<'_, G>>,
     scope: Scope,
     max_positions: u64,
-    aids: WalkAids<'_>,
+    aids: WalkAids<'_, G>,
 ) -> CheckReport {
     let start_values = match lookup(start.key()).normalised() {
         Ok(k) => k.values().collect(),
@@ -488,6 +517,7 @@ pub fn walk_deciding<G: Game + Send + Sync>(
             keep_from: aids.keep_searched.unwrap_or(u32::MAX),
             found: Vec::new(),
             passed_over: keep_passed_over.then(Vec::new),
+            proof_key: aids.proof_key,
         })
         .collect();
     assert!(!judges.is_empty(), "a walk needs a search for children");
@@ -598,7 +628,7 @@ mod tests {
         scope: Scope,
         max_positions: u64,
         threads: usize,
-        aids: WalkAids<'_>,
+        aids: WalkAids<'_, Connect4>,
     ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
         walk_slowly(
             start,
@@ -618,7 +648,7 @@ mod tests {
         lies: &HashMap<Key, Knowledge>,
         (scope, max_positions, threads): (Scope, u64, usize),
         delay: Duration,
-        aids: WalkAids<'_>,
+        aids: WalkAids<'_, Connect4>,
     ) -> (CheckReport, HashSet<Key>, HashSet<Key>) {
         let (read, visited) = (Mutex::new(HashSet::new()), Mutex::new(HashSet::new()));
         let lookup = |key: Key| {
@@ -1133,7 +1163,7 @@ mod tests {
             )
         };
         let delay = Duration::from_millis(1);
-        let on = |threads, lies: &HashMap<Key, Knowledge>, max, aids: WalkAids<'_>| {
+        let on = |threads, lies: &HashMap<Key, Knowledge>, max, aids: WalkAids<'_, Connect4>| {
             let limits = (Scope::Proof, max, threads);
             walk_slowly(&start, &values, lies, limits, delay, aids)
         };

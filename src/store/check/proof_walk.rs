@@ -28,7 +28,7 @@ pub(super) fn walk_proof<G: Game + Send + Sync>(
     judges: &mut [Judge<'_, G>],
     identity: Identity<'_, G>,
     max_positions: u64,
-    aids: WalkAids<'_>,
+    aids: WalkAids<'_, G>,
     report: &mut CheckReport,
 ) {
     let walk = Mutex::new(ProofWalk {
@@ -66,7 +66,7 @@ struct ProofWalk<'a, G> {
     /// How each queued position was reached: (parent's index, move).
     reached: Vec<(usize, u64)>,
     report: CheckReport,
-    aids: WalkAids<'a>,
+    aids: WalkAids<'a, G>,
     /// Positions with entries taken from the queue (for the limit).
     taken: u64,
     /// Positions being justified now.
@@ -169,7 +169,10 @@ fn justify_from_queue<G: Game + Send + Sync>(
             journal.record(id, k);
         }
         if let Some(proof) = w_.aids.proof.as_mut() {
-            proof.extend(entry_words(p.key(), k.normalised().unwrap_or(k)));
+            proof.extend(entry_words(
+                judge.key_in_proof(&p),
+                k.normalised().unwrap_or(k),
+            ));
             proof.extend(judge.passed_over.iter().flatten());
         }
         keep_found(judge, w_, at, identity);

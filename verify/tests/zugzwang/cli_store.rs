@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use zugzwang::store::run_file::{Run, Verify};
-use zugzwang::store::{run_files, Manifest, Store, StoreConfig};
+use zugzwang::store::{run_files, Manifest, Store, StoreConfig, MANIFEST};
 
 /// The board of these tests: 7x5 solves in seconds and writes runs of a few MB.
 const SIZE: &str = "7x5";
@@ -689,6 +689,82 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `--extract-hash-seed N` writes the checked proof keyed by another hash seed, in a store of
+/// that seed, where it passes the same check (every look-up and search keyed by the new seed)
+/// and a solve with that seed answers from it without search. Its entries really are the new
+/// seed's: under the old seed's manifest the start has no value. Where keys are exact (Connect
+/// Four) the option is refused in one line before any check.
+#[test]
+fn a_proof_is_extracted_under_another_hash_seed_and_checks_there() {
+    let preset = "0x00000001000114d5:0x000100000200cb28"; // a loss for the side to move
+    let dir = tempfile::tempdir().unwrap();
+    let o = zugzwang()
+        .args(["solve", "sogo", preset, "--threads", "1", "--mem", "64M"])
+        .args(["--quiet", "--table"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let out_dir = tempfile::tempdir().unwrap();
+    let (same, seven) = (out_dir.path().join("same"), out_dir.path().join("seven"));
+    let extract = |to: &Path, seed: &[&str]| {
+        let args = [&["--proof", "--extract", to.to_str().unwrap()], seed].concat();
+        let (code, out, _) = table_check(dir.path(), &args);
+        assert_eq!(code, Some(0), "{out}");
+        assert!(out.contains("proof extracted to "), "{out}");
+    };
+    extract(&same, &[]);
+    extract(&seven, &["--extract-hash-seed", "7"]);
+    let m = Manifest::read(&seven).unwrap().expect("a store");
+    let original = Manifest::read(dir.path()).unwrap().expect("a store");
+    assert_eq!((m.hash_seed, m.start.as_str()), (7, preset));
+    assert_ne!(original.hash_seed, 7);
+
+    let (code, under_seven, _) = table_check(&seven, &["--proof"]);
+    assert_eq!(code, Some(0), "{under_seven}");
+    let (code, under_same, _) = table_check(&same, &["--proof"]);
+    assert_eq!(code, Some(0), "{under_same}");
+    assert!(under_seven.contains(&format!("proof of '{preset}' (loss): ")));
+    assert_eq!(proof_positions(&under_seven), proof_positions(&under_same));
+    let words = |d: &Path| -> Vec<u8> { runs_of(d).into_iter().flat_map(|(_, b)| b).collect() };
+    assert_ne!(words(&seven), words(&same), "other keys");
+
+    let o = zugzwang()
+        .args(["solve", "sogo", preset, "--threads", "1", "--mem", "64M"])
+        .args(["--quiet", "--json", "--hash-seed", "7", "--table"])
+        .arg(&seven)
+        .output()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    assert!(
+        answer.contains("\"value\":\"loss\"") && answer.contains("\"nodes\":0,"),
+        "{answer}"
+    );
+
+    // the same entries under the old seed's manifest: the start's key is not among them
+    let back = Manifest::new(&m.game, &m.variant, &m.start, original.hash_seed);
+    std::fs::write(seven.join(MANIFEST), back.to_text()).unwrap();
+    let (code, out, _) = table_check(&seven, &["--proof"]);
+    assert_eq!(code, Some(1), "{out}");
+
+    let c4 = tempfile::tempdir().unwrap();
+    assert!(solve(c4.path(), "4444").output().unwrap().status.success());
+    let to = out_dir.path().join("c4");
+    let args = [
+        "--proof",
+        "--extract",
+        to.to_str().unwrap(),
+        "--extract-hash-seed",
+        "7",
+    ];
+    let (code, out, o) = table_check(c4.path(), &args);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.is_empty(), "refused before the check: {out}");
+    assert!(stderr_line(&o).contains("exact"), "{}", stderr_line(&o));
+    assert!(!to.exists());
 }
 
 /// The committed proof that Sogo `-g` is a second-player win (`solve-runs/sogo-g-seed2`, issue
