@@ -309,9 +309,9 @@ impl<G: Game> Judge<'_, G> {
                 used.extend(child);
             } else if hi as i32 >= t {
                 pending.push(child);
-            } else if let (Some(kept), Some((c, k))) = (self.passed_over.as_mut(), entry) {
-                let key = self.proof_key.map_or_else(|| c.key(), |key_of| key_of(&c));
-                kept.extend(entry_words(key, k.normalised().unwrap_or(k)));
+            } else if let Some((c, k)) = entry.filter(|_| self.passed_over.is_some()) {
+                let words = entry_words(self.key_in_proof(&c), k.normalised().unwrap_or(k));
+                self.passed_over.as_mut().expect("just seen").extend(words);
             }
         }
         Err(pending)
