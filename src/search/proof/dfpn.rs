@@ -260,11 +260,10 @@ impl<'t> ProofSearch<'t> {
             if answer.is_some() {
                 continue;
             }
-            self.attacker = *attacker;
-            let tag = self.tag(position);
-            let (phi, delta) = self.root_numbers(position, tag).map_err(|_| Stopped)?;
-            let attacker_to_move = Player::of_ply(position.ply()) == *attacker;
-            *answer = Numbers::from_mover(phi, delta, attacker_to_move).answer();
+            *answer = self
+                .root_question(position, *attacker)
+                .map_err(|_| Stopped)?
+                .answer();
             if answer.is_some_and(&mut enough) {
                 return Ok(());
             }
@@ -339,10 +338,21 @@ impl<'t> ProofSearch<'t> {
 
     /// The root's proof number of "does `attacker` win from `g`?" ([`ProofSearch::root_numbers`]).
     fn root_proof<G: Game>(&mut self, g: &G, attacker: Player) -> Result<u32, Halt> {
+        Ok(self.root_question(g, attacker)?.proof)
+    }
+
+    /// The numbers of "does `attacker` win from `g`?" at the root, from the attacker's side
+    /// ([`ProofSearch::root_numbers`]: the table, the store or the first evaluation; no
+    /// expansion).
+    fn root_question<G: Game>(&mut self, g: &G, attacker: Player) -> Result<Numbers, Halt> {
         self.attacker = attacker;
         let tag = self.tag(g);
         let (phi, delta) = self.root_numbers(g, tag)?;
-        Ok(Numbers::from_mover(phi, delta, Player::of_ply(g.ply()) == attacker).proof)
+        Ok(Numbers::from_mover(
+            phi,
+            delta,
+            Player::of_ply(g.ply()) == attacker,
+        ))
     }
 
     #[inline]

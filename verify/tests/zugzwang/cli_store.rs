@@ -659,13 +659,7 @@ fn a_checked_proof_is_extracted_as_a_table_of_its_own() {
         bytes(&proof) * 2 < bytes(dir.path()),
         "the proof is smaller"
     );
-    let o = solve(&proof);
-    let answer = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", stderr_line(&o));
-    assert!(
-        answer.contains("\"value\":\"loss\"") && answer.contains("\"nodes\":0,"),
-        "{answer}"
-    );
+    assert_answered_without_search(&solve(&proof), "loss");
 
     // the proof's directory is now used: refused at once, in one line
     let (code, _, o) = check(dir.path(), &["--extract", proof.to_str().unwrap()]);
@@ -737,12 +731,7 @@ fn a_proof_is_extracted_under_another_hash_seed_and_checks_there() {
         .arg(&seven)
         .output()
         .unwrap();
-    let answer = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", stderr_line(&o));
-    assert!(
-        answer.contains("\"value\":\"loss\"") && answer.contains("\"nodes\":0,"),
-        "{answer}"
-    );
+    assert_answered_without_search(&o, "loss");
 
     // the same entries under the old seed's manifest: the start's key is not among them
     let back = Manifest::new(&m.game, &m.variant, &m.start, original.hash_seed);
@@ -782,12 +771,7 @@ fn the_committed_sogo_g_proof_still_answers_and_checks() {
         .arg(dir.path())
         .output()
         .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        out.contains("\"value\":\"loss\"") && out.contains("\"nodes\":0,"),
-        "{out}"
-    );
+    assert_answered_without_search(&o, "loss");
     let o = zugzwang()
         .args(["table", "check", "--max-positions", "100", "--mem", "64M"])
         .arg(dir.path())
@@ -921,6 +905,16 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "{name}: {out}"
         );
     }
+}
+
+/// A `solve --json` that succeeded with `value` from its table alone: no node of search.
+fn assert_answered_without_search(o: &Output, value: &str) {
+    let answer = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        answer.contains(&format!("\"value\":\"{value}\"")) && answer.contains("\"nodes\":0,"),
+        "{answer}"
+    );
 }
 
 /// `zugzwang table check --mem 64M ARGS DIR`: exit status, stdout, and the whole output.
