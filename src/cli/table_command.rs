@@ -33,6 +33,10 @@ pub enum TableCommand {
     /// A seed-keyed table (`--keys seed`): re-decide every stored value with sound keys,
     /// shallowest first; "holds", or the shallowest break with its line of play.
     Recheck(super::recheck::RecheckArgs),
+    /// A paused solve's facts worth keeping where its table cannot be (the repository): those
+    /// one move below the open positions with the most work, as a small store that
+    /// `solve ... --table OUT` resumes from.
+    Pack(super::pack_command::PackArgs),
 }
 
 /// Arguments of `table stats`.
@@ -106,6 +110,7 @@ pub fn run(cmd: &TableCommand) -> Result<i32, CliError> {
         TableCommand::Stats(a) => stats(a),
         TableCommand::Check(a) => check_dir(a),
         TableCommand::Recheck(a) => super::recheck::run(a),
+        TableCommand::Pack(a) => super::pack_command::run(a),
     }
 }
 
@@ -229,7 +234,7 @@ fn connect4_size(m: &Manifest) -> Option<(u32, u32)> {
 fn check_dir(a: &CheckArgs) -> Result<i32, CliError> {
     let mem = parse_bytes(&a.mem).map_err(|e| CliError::BadInput(format!("--mem: {e}")))? as usize;
     if let Some(out) = &a.extract {
-        extract_target_ok(out)?;
+        new_dir_ok("--extract", out)?;
     }
     let (m, _lock) = manifest_of(&a.dir)?;
     rekey_ok(a, &m)?;
@@ -439,14 +444,14 @@ fn print_walk(
     failures + report.failures
 }
 
-/// Refuses an `--extract` directory that could not take the proof before the check starts
-/// (a long check's proof would otherwise be lost at its end).
-fn extract_target_ok(out: &Path) -> Result<(), CliError> {
+/// Refuses an output directory (`flag`: `--extract`, `--out`) that could not take what is to
+/// be written before the work starts (a long check's proof would otherwise be lost at its end).
+pub(super) fn new_dir_ok(flag: &str, out: &Path) -> Result<(), CliError> {
     let used = out.exists()
         && (!out.is_dir() || std::fs::read_dir(out).map_or(true, |mut d| d.next().is_some()));
     if used {
         return Err(CliError::BadInput(format!(
-            "--extract {}: must be a new or empty directory",
+            "{flag} {}: must be a new or empty directory",
             out.display()
         )));
     }

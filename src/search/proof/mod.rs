@@ -37,6 +37,7 @@ mod best_moves;
 mod children;
 mod dfpn;
 mod job;
+mod pack;
 mod parallel;
 mod proof_table;
 mod settled;
@@ -46,6 +47,7 @@ mod tuning;
 
 pub(crate) use dfpn::{biased, unbiased};
 pub use job::{ChildNumbers, JobAnswer, Numbers, Scratch};
+pub use pack::{pack, Pack, WALK_MIN_WORK};
 pub use proof_table::ProofTable;
 pub use settled::{answer_from_bounds, bounds_from_outcome, Settled};
 pub use standing::{standings, AtOnce, MoveStanding, Standing};

@@ -1092,3 +1092,105 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
         "{out}"
     );
 }
+
+/// A paused Sogo solve packed (`table pack`) into a new directory, an ordinary store a small
+/// part of the table's size, from which the solve resumes to its value with fewer nodes than
+/// its first segment left to do... measured in the README, not here: here the pack holds
+/// facts of the table, within `--max-bytes`, and the resumed solve answers right. A used
+/// output directory, a table without a snapshot or a bad size is refused with one line,
+/// nothing written.
+#[test]
+fn a_paused_solve_is_packed_small_and_resumes_from_the_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    let showcase = "0x1000102480048205:0x0004000012215068";
+    let sogo = |table: &Path, extra: &[&str]| {
+        zugzwang()
+            .args(["solve", "sogo", showcase, "--threads", "1", "--mem", "128M"])
+            .args(["--json", "--quiet"])
+            .args(extra)
+            .arg("--table")
+            .arg(table)
+            .output()
+            .unwrap()
+    };
+    let stopped = sogo(&table, &["--time-limit", "3s"]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
+    let pack = |out: &Path, max: &str| {
+        zugzwang()
+            .args(["table", "pack"])
+            .arg(&table)
+            .arg("--out")
+            .arg(out)
+            .args(["--max-bytes", max])
+            .output()
+            .unwrap()
+    };
+    let facts = |d: &Path| -> Vec<u64> {
+        runs_of(d)
+            .iter()
+            .flat_map(|(p, _)| {
+                // SAFETY: a private temporary directory.
+                let run = unsafe { Run::open(p, None, Verify::Full) }.unwrap();
+                run.entries().to_vec()
+            })
+            .collect()
+    };
+    let stored: std::collections::HashSet<u64> = facts(&table).into_iter().collect();
+    let packed = dir.path().join("packed");
+    let o = pack(&packed, "4M");
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "{said}{}", stderr_line(&o));
+    assert!(
+        said.starts_with("packed ") && said.contains("all of them"),
+        "{said}"
+    );
+    let kept = facts(&packed);
+    assert!(
+        !kept.is_empty() && kept.len() * 4 < stored.len(),
+        "{} of {}",
+        kept.len(),
+        stored.len()
+    );
+    assert!(
+        kept.iter().all(|e| stored.contains(e)),
+        "only the table's own facts"
+    );
+    // a budget smaller than the edge takes part of it, within the budget
+    let small = dir.path().join("small");
+    let o = pack(&small, "1K");
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(said.contains("to --max-bytes"), "{said}");
+    let few = facts(&small);
+    assert!(!few.is_empty() && few.len() <= 2 * 100 && few.len() < kept.len());
+    // the pack is a store made for the same start: the solve resumes from it
+    let (_, value) = nodes_and_value(&sogo(&packed, &[]));
+    assert_eq!(value, "win", "the showcase is a win for the side to move");
+    // a used --out, a table with no snapshot (the resumed solve ended), a bad size: one
+    // line, exit status 2, nothing written
+    let o = pack(&packed, "4M");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
+    assert!(stderr_line(&o).contains("--out"), "{}", stderr_line(&o));
+    let again = dir.path().join("again");
+    let o = zugzwang()
+        .args(["table", "pack"])
+        .arg(&packed)
+        .arg("--out")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
+    assert!(
+        stderr_line(&o).contains("no search-state.zzs"),
+        "{}",
+        stderr_line(&o)
+    );
+    let o = pack(&again, "lots");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
+    assert!(
+        stderr_line(&o).contains("--max-bytes"),
+        "{}",
+        stderr_line(&o)
+    );
+    assert!(!again.exists());
+}
