@@ -32,8 +32,8 @@ pub struct PackArgs {
     /// start (manifest and one run) that `solve ... --table OUT` resumes from.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// About how large the pack may grow (facts of about 10 bytes each, the heaviest part of
-    /// the search first).
+    /// About how large the pack may grow (facts of about 10 bytes each, those nearest the
+    /// start first).
     #[arg(long, default_value = "4M", value_name = "BYTES")]
     max_bytes: String,
 }
@@ -71,17 +71,17 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     let stored: u64 = runs.iter().map(Run::len).sum();
     write_store(&a.out, &m, words).map_err(|e| CliError::Failed(format!("--out: {e}")))?;
     let reach = if p.complete {
-        "all of them"
+        "every fact the walk reaches"
     } else {
-        "the heaviest part, to --max-bytes"
+        "the nearest, to --max-bytes"
     };
     println!(
-        "packed {} into {} in {:.1} s: {} of the store's {stored} entries' keys, those one move below the {} open positions with at least {WALK_MIN_WORK} expansions in the snapshot ({read} entries) walked from the start, {reach}; {} (`zugzwang solve ... --table {}` resumes from it)",
+        "packed {} into {} in {:.1} s: the facts of {} positions (the store holds {stored} entries), {reach}, breadth first from the start through facts and through {} open positions with at least {WALK_MIN_WORK} expansions in the snapshot ({read} entries); {} (`zugzwang solve ... --table {}` resumes from it)",
         a.dir.display(),
         a.out.display(),
         t0.elapsed().as_secs_f64(),
         p.facts.len(),
-        p.walked,
+        p.open,
         human_bytes(dir_bytes(&a.out)),
         a.out.display(),
     );

@@ -34,8 +34,8 @@ pub enum TableCommand {
     /// shallowest first; "holds", or the shallowest break with its line of play.
     Recheck(super::recheck::RecheckArgs),
     /// A paused solve's facts worth keeping where its table cannot be (the repository): those
-    /// one move below the open positions with the most work, as a small store that
-    /// `solve ... --table OUT` resumes from.
+    /// nearest the start, reached through the open search and through facts, within a budget,
+    /// as a small store that `solve ... --table OUT` resumes from.
     Pack(super::pack_command::PackArgs),
 }
 
