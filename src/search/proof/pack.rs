@@ -53,9 +53,9 @@ impl OpenTags {
         OpenTags(open)
     }
 
-    /// Whether either question holds `key` open.
-    fn either(&self, key: Key, players: [Player; 2]) -> bool {
-        players
+    /// Whether either question ("does White win?", "does Black?") holds `key` open.
+    fn either(&self, key: Key) -> bool {
+        [Player::of_ply(0), Player::of_ply(1)]
             .iter()
             .any(|&a| self.0.binary_search(&question_tag(key, a)).is_ok())
     }
@@ -72,7 +72,6 @@ pub fn pack<G: Game>(
     max_facts: usize,
 ) -> Pack {
     let open = OpenTags::read(entries);
-    let players = [Player::of_ply(0), Player::of_ply(1)];
     let mut seen: HashSet<Key> = HashSet::from([g.key()]);
     let mut facts = Vec::new();
     let mut through_open = 0;
@@ -103,7 +102,7 @@ pub fn pack<G: Game>(
                     room = false;
                     break 'walk;
                 }
-            } else if open.either(key, players) {
+            } else if open.either(key) {
                 through_open += 1;
                 queue.push_back(child);
             }
