@@ -81,10 +81,8 @@ pub fn pack<G: Game>(
         room = facts.len() < max_facts;
     }
     let mut queue = VecDeque::from([*g]);
-    'walk: while let Some(p) = queue.pop_front() {
-        if !room {
-            break;
-        }
+    'walk: while room {
+        let Some(p) = queue.pop_front() else { break };
         if p.last_mover_won() {
             continue;
         }

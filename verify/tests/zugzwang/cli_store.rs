@@ -1074,12 +1074,7 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
         .args(["--from", won_at_once])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
-    assert!(
-        stderr_line(&o).contains("no search-state.zzs"),
-        "{}",
-        stderr_line(&o)
-    );
+    assert_refused(&o, "no search-state.zzs");
     // damage the snapshot: a BAD line, exit status 1, the runs still reported
     let state = dir.path().join("search-state.zzs");
     let mut bytes = std::fs::read(&state).unwrap();
@@ -1177,8 +1172,7 @@ fn a_paused_solve_is_packed_small_and_resumes_from_the_pack() {
     // a used --out, a table with no snapshot (the resumed solve ended), a bad size: one
     // line, exit status 2, nothing written
     let o = pack(&packed, "4M");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
-    assert!(stderr_line(&o).contains("--out"), "{}", stderr_line(&o));
+    assert_refused(&o, "--out");
     let again = dir.path().join("again");
     let o = zugzwang()
         .args(["table", "pack"])
@@ -1187,18 +1181,14 @@ fn a_paused_solve_is_packed_small_and_resumes_from_the_pack() {
         .arg(&again)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
-    assert!(
-        stderr_line(&o).contains("no search-state.zzs"),
-        "{}",
-        stderr_line(&o)
-    );
+    assert_refused(&o, "no search-state.zzs");
     let o = pack(&again, "lots");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(&o));
-    assert!(
-        stderr_line(&o).contains("--max-bytes"),
-        "{}",
-        stderr_line(&o)
-    );
+    assert_refused(&o, "--max-bytes");
     assert!(!again.exists());
+}
+
+/// Bad input: exit status 2 and one line on stderr that says `what`.
+fn assert_refused(o: &Output, what: &str) {
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_line(o));
+    assert!(stderr_line(o).contains(what), "{}", stderr_line(o));
 }
