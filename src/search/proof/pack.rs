@@ -75,14 +75,27 @@ pub fn pack<G: Game>(
     let mut seen: HashSet<Key> = HashSet::from([g.key()]);
     let mut facts = Vec::new();
     let mut through_open = 0;
-    let mut room = max_facts > 0;
-    if room && known(g.key()) {
-        facts.push(g.key());
-        room = facts.len() < max_facts;
+    // set only when a fact is found with the budget already spent, so a walk that takes its
+    // last fact exactly at the budget still counts as complete
+    let mut cut = false;
+    let mut take = |key: Key, facts: &mut Vec<Key>| {
+        if facts.len() < max_facts {
+            facts.push(key);
+            true
+        } else {
+            cut = true;
+            false
+        }
+    };
+    if known(g.key()) && !take(g.key(), &mut facts) {
+        return Pack {
+            facts,
+            open: 0,
+            complete: false,
+        };
     }
     let mut queue = VecDeque::from([*g]);
-    'walk: while room {
-        let Some(p) = queue.pop_front() else { break };
+    'walk: while let Some(p) = queue.pop_front() {
         if p.last_mover_won() {
             continue;
         }
@@ -94,12 +107,10 @@ pub fn pack<G: Game>(
                 continue;
             }
             if known(key) {
-                facts.push(key);
-                queue.push_back(child);
-                if facts.len() >= max_facts {
-                    room = false;
+                if !take(key, &mut facts) {
                     break 'walk;
                 }
+                queue.push_back(child);
             } else if open.either(key) {
                 through_open += 1;
                 queue.push_back(child);
@@ -109,7 +120,7 @@ pub fn pack<G: Game>(
     Pack {
         facts,
         open: through_open,
-        complete: room,
+        complete: !cut,
     }
 }
 
@@ -162,10 +173,19 @@ mod tests {
                 assert!(distinct.contains(&child.key()), "{mv:x}");
             }
         }
-        for max in [0, 1, 5, all.facts.len() / 2] {
+        // complete exactly when the budget holds every fact the walk reaches, one at exactly
+        // the budget included
+        for max in [
+            0,
+            1,
+            5,
+            all.facts.len() / 2,
+            all.facts.len(),
+            all.facts.len() + 1,
+        ] {
             let some = pack(&g, table.entries(), |k| known.contains(&k), max);
             assert_eq!(some.facts, all.facts[..max.min(all.facts.len())]);
-            assert!(!some.complete || max >= all.facts.len());
+            assert_eq!(some.complete, max >= all.facts.len(), "budget {max}");
         }
     }
 

@@ -137,16 +137,17 @@ impl ProofTable {
     }
 
     /// Stores the numbers of `tag` (each at most [`INFINITE`]); `work` (nodes spent) decides
-    /// what a full bucket drops.
+    /// what a full bucket drops, settled or not. Which entries a full table keeps changes only
+    /// what is searched again, never an answer: a dropped entry is a miss, and the position is
+    /// evaluated afresh.
     #[inline]
     pub fn store(&self, tag: u64, phi: u32, delta: u32, work: u64) {
         debug_assert!(phi <= INFINITE && delta <= INFINITE);
-        // a settled entry is worth keeping: give it the weight of a large subtree
-        let work = if phi == 0 || delta == 0 {
-            work.max(1 << 20)
-        } else {
-            work
-        };
+        // A settled entry weighs what it cost, like an open one. (It used to weigh at least
+        // 2^20 nodes: then every leaf settled by a forcing-win test stayed for good, and in a
+        // full table the open positions df-pn keeps coming back to were the ones dropped. A
+        // settled result that was expensive keeps its weight here and its place in the
+        // position store; a cheap one is one evaluation to find again.)
         let log_work = (u64::BITS - work.leading_zeros()).min(63) as u64;
         let data = phi as u64 | (delta as u64) << NUMBER_BITS | log_work << WORK_SHIFT;
         let h = mix(tag);
@@ -206,14 +207,9 @@ impl ProofTable {
         let mut taken = 0;
         for [tag, data] in entries {
             if is_entry(tag, data) {
-                let phi = (data & NUMBER_MASK) as u32;
-                let delta = ((data >> NUMBER_BITS) & NUMBER_MASK) as u32;
-                self.store(
-                    tag,
-                    phi,
-                    delta,
-                    1 << ((data >> WORK_SHIFT).min(63) as u32).saturating_sub(1),
-                );
+                // the work as stored (a power of two, or 0), which `store` keeps unchanged
+                let (phi, delta, work) = Self::decode(data);
+                self.store(tag, phi, delta, work);
                 taken += 1;
             }
         }
@@ -246,6 +242,51 @@ impl ProofTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A full bucket gives up its entry with the least work, whether settled or open: a cheaply
+    /// settled position goes before open ones that cost more, and an expensive settled one stays.
+    #[test]
+    fn a_full_bucket_drops_its_cheapest_entry_settled_or_not() {
+        // the smallest table never grows, so the bucket stays where it is
+        let t = ProofTable::new(START_BUCKETS * WAYS * 16);
+        let tag = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1 << 63;
+        let b = t.bucket(tag(0));
+        let same: Vec<u64> = (0..)
+            .map(tag)
+            .filter(|&x| t.bucket(x) == b)
+            .take(WAYS + 2)
+            .collect();
+        let (cheap_settled, costly_settled, open) = (same[0], same[1], &same[2..WAYS]);
+        t.store(cheap_settled, 0, INFINITE, 1);
+        t.store(costly_settled, INFINITE, 0, 1 << 12);
+        for &x in open {
+            t.store(x, 3, 4, 100);
+        }
+        t.store(same[WAYS], 5, 6, 0);
+        assert_eq!(
+            t.probe(cheap_settled),
+            None,
+            "the cheapest entry, though settled"
+        );
+        assert_eq!(t.probe(costly_settled), Some((INFINITE, 0)));
+        for &x in open {
+            assert_eq!(t.probe(x), Some((3, 4)));
+        }
+        assert_eq!(t.probe(same[WAYS]), Some((5, 6)), "the new entry is stored");
+        // the next new entry replaces the cheapest again: the one just stored
+        t.store(same[WAYS + 1], 7, 8, 0);
+        assert_eq!(t.probe(same[WAYS]), None);
+        assert_eq!(t.probe(costly_settled), Some((INFINITE, 0)));
+        // a snapshot put back into another table keeps every entry's words, work included
+        let again = ProofTable::new(START_BUCKETS * WAYS * 16);
+        assert_eq!(again.preload(t.entries()), WAYS);
+        let words = |t: &ProofTable| {
+            let mut w: Vec<[u64; 2]> = t.entries().collect();
+            w.sort_unstable();
+            w
+        };
+        assert_eq!(words(&again), words(&t));
+    }
 
     /// The table starts small, grows as it fills, and what it answers is always what was stored
     /// for that tag, through doublings and with two threads storing at once.
