@@ -72,30 +72,23 @@ pub fn pack<G: Game>(
     max_facts: usize,
 ) -> Pack {
     let open = OpenTags::read(entries);
-    let mut seen: HashSet<Key> = HashSet::from([g.key()]);
+    let start = g.key();
+    let mut seen: HashSet<Key> = HashSet::from([start]);
     let mut facts = Vec::new();
     let mut through_open = 0;
-    // set only when a fact is found with the budget already spent, so a walk that takes its
-    // last fact exactly at the budget still counts as complete
-    let mut cut = false;
-    let mut take = |key: Key, facts: &mut Vec<Key>| {
-        if facts.len() < max_facts {
-            facts.push(key);
-            true
+    // false only once a fact is found with the budget spent, so a walk whose last fact fills
+    // the budget exactly is still complete
+    let mut complete = true;
+    if known(start) {
+        if max_facts == 0 {
+            complete = false;
         } else {
-            cut = true;
-            false
+            facts.push(start);
         }
-    };
-    if known(g.key()) && !take(g.key(), &mut facts) {
-        return Pack {
-            facts,
-            open: 0,
-            complete: false,
-        };
     }
     let mut queue = VecDeque::from([*g]);
-    'walk: while let Some(p) = queue.pop_front() {
+    'walk: while complete {
+        let Some(p) = queue.pop_front() else { break };
         if p.last_mover_won() {
             continue;
         }
@@ -107,9 +100,11 @@ pub fn pack<G: Game>(
                 continue;
             }
             if known(key) {
-                if !take(key, &mut facts) {
+                if facts.len() == max_facts {
+                    complete = false;
                     break 'walk;
                 }
+                facts.push(key);
                 queue.push_back(child);
             } else if open.either(key) {
                 through_open += 1;
@@ -120,7 +115,7 @@ pub fn pack<G: Game>(
     Pack {
         facts,
         open: through_open,
-        complete: !cut,
+        complete,
     }
 }
 

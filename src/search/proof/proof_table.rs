@@ -143,11 +143,10 @@ impl ProofTable {
     #[inline]
     pub fn store(&self, tag: u64, phi: u32, delta: u32, work: u64) {
         debug_assert!(phi <= INFINITE && delta <= INFINITE);
-        // A settled entry weighs what it cost, like an open one. (It used to weigh at least
-        // 2^20 nodes: then every leaf settled by a forcing-win test stayed for good, and in a
-        // full table the open positions df-pn keeps coming back to were the ones dropped. A
-        // settled result that was expensive keeps its weight here and its place in the
-        // position store; a cheap one is one evaluation to find again.)
+        // A settled entry weighs what it cost, like an open one: weighed more, every leaf a
+        // forcing-win test settled would stay for good and a full table would drop the open
+        // positions df-pn keeps coming back to instead. An expensive result keeps its weight
+        // (and its place in the position store); a cheap one is one evaluation to find again.
         let log_work = (u64::BITS - work.leading_zeros()).min(63) as u64;
         let data = phi as u64 | (delta as u64) << NUMBER_BITS | log_work << WORK_SHIFT;
         let h = mix(tag);
@@ -243,13 +242,17 @@ impl ProofTable {
 mod tests {
     use super::*;
 
+    /// Distinct real tags, spread over the buckets.
+    fn tag(i: u64) -> u64 {
+        i.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1 << 63
+    }
+
     /// A full bucket gives up its entry with the least work, whether settled or open: a cheaply
     /// settled position goes before open ones that cost more, and an expensive settled one stays.
     #[test]
     fn a_full_bucket_drops_its_cheapest_entry_settled_or_not() {
         // the smallest table never grows, so the bucket stays where it is
         let t = ProofTable::new(START_BUCKETS * WAYS * 16);
-        let tag = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1 << 63;
         let b = t.bucket(tag(0));
         let same: Vec<u64> = (0..)
             .map(tag)
@@ -295,7 +298,6 @@ mod tests {
         let t = ProofTable::new(64 << 20);
         assert_eq!(t.active_bytes(), START_BUCKETS * WAYS * 16);
         let numbers = |i: u64| ((i % 1000 + 1) as u32, (i % 777 + 1) as u32);
-        let tag = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1 << 63;
         std::thread::scope(|s| {
             for part in 0..2u64 {
                 let t = &t;
