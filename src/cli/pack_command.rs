@@ -10,12 +10,12 @@ use super::table_command::{manifest_of, new_dir_ok, open_runs, runs_lookup};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use zugzwang::game::{Connect4, Cube, Key};
+use zugzwang::game::{Connect4, Cube};
 use zugzwang::search::proof::{pack, Pack, WALK_MIN_WORK};
 use zugzwang::solver::games::Solvable;
 use zugzwang::solver::GameSpec;
 use zugzwang::store::checkpoint::{self, SEARCH_STATE};
-use zugzwang::store::entry::Knowledge;
+use zugzwang::store::entry::Entry;
 use zugzwang::store::export::{entry_words, write_store};
 use zugzwang::store::run_file::Run;
 use zugzwang::store::Manifest;
@@ -33,7 +33,7 @@ pub struct PackArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// About how large the pack may grow (facts of about 10 bytes each, those nearest the
-    /// start first).
+    /// start first, then the snapshot's costliest).
     #[arg(long, default_value = "4M", value_name = "BYTES")]
     max_bytes: String,
 }
@@ -62,21 +62,25 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     let known = runs_lookup(&runs);
     let max_facts = (max_bytes / BYTES_PER_FACT) as usize;
     let (p, read) = match spec {
-        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &known, max_facts),
-        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &known, max_facts),
+        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &runs, max_facts),
+        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &runs, max_facts),
     }?;
     let words: Vec<u64> = (p.facts.iter())
         .flat_map(|&key| entry_words(key, known(key)))
         .collect();
     let stored: u64 = runs.iter().map(Run::len).sum();
     write_store(&a.out, &m, words).map_err(|e| CliError::Failed(format!("--out: {e}")))?;
+    let walked = p.facts.len() - p.by_cost - p.others;
     let reach = if p.complete {
-        "every fact the walk reaches"
+        format!(
+            "every fact the walk reaches ({walked}), then {} the snapshot holds settled, costliest first, then {} of the store's others, the newest runs first",
+            p.by_cost, p.others
+        )
     } else {
-        "the nearest, to --max-bytes"
+        "the nearest, to --max-bytes".to_string()
     };
     println!(
-        "packed {} into {} in {:.1} s: the facts of {} positions (the store holds {stored} entries), {reach}, breadth first from the start through facts and through {} open positions with at least {WALK_MIN_WORK} expansions in the snapshot ({read} entries); {} (`zugzwang solve ... --table {}` resumes from it)",
+        "packed {} into {} in {:.1} s: the facts of {} positions (the store holds {stored} entries), {reach}; the walk breadth first from the start through facts and through {} open positions with at least {WALK_MIN_WORK} expansions in the snapshot ({read} entries); {} (`zugzwang solve ... --table {}` resumes from it)",
         a.dir.display(),
         a.out.display(),
         t0.elapsed().as_secs_f64(),
@@ -88,12 +92,13 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// The pack of `dir`'s snapshot from the store's start, and how many entries the snapshot held.
+/// The pack of `dir`'s snapshot and `runs` from the store's start, and how many entries the
+/// snapshot held.
 fn packed<G: Solvable>(
     dir: &Path,
     spec: GameSpec,
     m: &Manifest,
-    known: &impl Fn(Key) -> Knowledge,
+    runs: &[Run],
     max_facts: usize,
 ) -> Result<(Pack, usize), CliError> {
     let keys = spec
@@ -105,7 +110,17 @@ fn packed<G: Solvable>(
     // process replaces or truncates the snapshot meanwhile.
     let state = unsafe { checkpoint::read(dir, &m.identity()) }
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    let p = pack(&g, state.entries(), |k| !known(k).is_empty(), max_facts);
+    // the store's other facts, the newest runs first (a draw's two entries give its key twice)
+    let others =
+        (runs.iter().rev()).flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()));
+    let known = runs_lookup(runs);
+    let p = pack(
+        &g,
+        state.entries(),
+        |k| !known(k).is_empty(),
+        others,
+        max_facts,
+    );
     Ok((p, state.len()))
 }
 

@@ -9,6 +9,15 @@
 //! search was working) and through the positions the store has settled (the facts below them
 //! are what proved them, and a resumed search that takes another path meets them again).
 //!
+//! When the walk runs dry before the budget does, the rest of the budget goes to the facts the
+//! snapshot still holds settled, the costliest first. A long solve's table is full, and a full
+//! table drops its cheapest entries (`ProofTable::store`): most open positions are gone, so the
+//! walk reaches few facts (1% of a milestone reply's store), while the settled entries left are
+//! those that cost the most to prove, each one a subtree a resumed search need not search again
+//! when it meets the position. What budget is left then goes to the store's other facts, the
+//! newest runs first (a merged run holds facts of every age, so this is only roughly the order
+//! in which the search settled them).
+//!
 //! The proof table's numbers themselves are not carried. On a paused solve of the milestone
 //! line (README, "The position store"), resuming from its open positions' numbers saved little
 //! or cost more, while the store's facts alone saved as much as the whole snapshot or more; and
@@ -29,49 +38,75 @@ pub const WALK_MIN_WORK: u64 = 16;
 /// The facts to carry (see the module's doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pack {
-    /// The keys with facts, nearest the start first (at most the budget).
+    /// The keys with facts: those the walk reached, nearest the start first, then those the
+    /// snapshot holds settled, costliest first (at most the budget in all).
     pub facts: Vec<Key>,
     /// How many open positions without a fact the walk went through.
     pub open: usize,
     /// Whether the walk ended before the budget did (every fact it can reach was taken).
     pub complete: bool,
+    /// How many of `facts` (after the walk's) came from the snapshot's settled entries after
+    /// the walk ran dry.
+    pub by_cost: usize,
+    /// How many of `facts` (the last ones) came from the store's other facts after those.
+    pub others: usize,
 }
 
-/// The open tags of a table (`[tag, data]` words) with enough work to walk through, sorted.
-struct OpenTags(Vec<u64>);
+/// What the walk and the fill read of a table's `[tag, data]` words, which are read once.
+struct Snapshot {
+    /// The open tags with enough work to walk through, sorted.
+    open: Vec<u64>,
+    /// The settled positions' keys, costliest first (a key settled for both questions twice).
+    settled: Vec<Key>,
+}
 
-impl OpenTags {
+impl Snapshot {
     fn read(entries: impl IntoIterator<Item = [u64; 2]>) -> Self {
-        let mut open: Vec<u64> = entries
-            .into_iter()
-            .filter_map(|[tag, data]| {
-                let (phi, delta, work) = ProofTable::decode(data);
-                (phi != 0 && delta != 0 && work >= WALK_MIN_WORK).then_some(tag)
-            })
-            .collect();
+        let mut open = Vec::new();
+        let mut settled = Vec::new();
+        for [tag, data] in entries {
+            let (phi, delta, work) = ProofTable::decode(data);
+            if phi == 0 || delta == 0 {
+                settled.push((work, Key::new(tag & KEY_MASK)));
+            } else if work >= WALK_MIN_WORK {
+                open.push(tag);
+            }
+        }
         open.sort_unstable();
-        OpenTags(open)
+        // costliest first; among equal costs (work is stored as a power of two) by key, so a
+        // smaller budget takes a prefix of a larger one's facts
+        settled.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        Snapshot {
+            open,
+            settled: settled.into_iter().map(|(_, key)| key).collect(),
+        }
     }
 
     /// Whether either question ("does White win?", "does Black?") holds `key` open.
     fn either(&self, key: Key) -> bool {
         [Player::of_ply(0), Player::of_ply(1)]
             .iter()
-            .any(|&a| self.0.binary_search(&question_tag(key, a)).is_ok())
+            .any(|&a| self.open.binary_search(&question_tag(key, a)).is_ok())
     }
 }
 
+/// The key bits of a question tag (the rest name the question: [`question_tag`]).
+const KEY_MASK: u64 = (1 << 62) - 1;
+
 /// The facts to carry of the table whose entries `entries` yields (read once; only its open
-/// tags are held), from the start `g` (keyed as the search keyed its positions): `known` says
-/// whether the store holds a fact about a key, and at most `max_facts` keys are taken,
-/// breadth first from the start through open positions and known ones.
+/// tags and settled keys are held), from the start `g` (keyed as the search keyed its
+/// positions): `known` says whether the store holds a fact about a key, and at most
+/// `max_facts` keys are taken, breadth first from the start through open positions and known
+/// ones, then, if the walk ends first, the known keys the table holds settled, costliest first,
+/// then the known keys of `others` (the store's other facts) in their order.
 pub fn pack<G: Game>(
     g: &G,
     entries: impl IntoIterator<Item = [u64; 2]>,
     known: impl Fn(Key) -> bool,
+    others: impl IntoIterator<Item = Key>,
     max_facts: usize,
 ) -> Pack {
-    let open = OpenTags::read(entries);
+    let snapshot = Snapshot::read(entries);
     let start = g.key();
     let mut seen: HashSet<Key> = HashSet::from([start]);
     let mut facts = Vec::new();
@@ -106,13 +141,30 @@ pub fn pack<G: Game>(
                 }
                 facts.push(key);
                 queue.push_back(child);
-            } else if open.either(key) {
+            } else if snapshot.either(key) {
                 through_open += 1;
                 queue.push_back(child);
             }
         }
     }
+    let walked = facts.len();
+    let mut by_cost = 0;
+    if complete {
+        let mut taken: HashSet<Key> = facts.iter().copied().collect();
+        let mut fill = |facts: &mut Vec<Key>, keys: &mut dyn Iterator<Item = Key>| {
+            let room = max_facts - facts.len();
+            facts.extend(
+                keys.filter(|&key| known(key) && taken.insert(key))
+                    .take(room),
+            );
+        };
+        fill(&mut facts, &mut snapshot.settled.into_iter());
+        by_cost = facts.len() - walked;
+        fill(&mut facts, &mut others.into_iter());
+    }
     Pack {
+        by_cost,
+        others: facts.len() - walked - by_cost,
         facts,
         open: through_open,
         complete,
@@ -125,6 +177,7 @@ mod tests {
     use crate::game::cube::Rules;
     use crate::game::{Connect4, Cube};
     use crate::search::proof::{JobAnswer, Numbers, ProofSearch};
+    use std::collections::HashMap;
 
     /// A budgeted search of `g`'s side to move left open, with its table.
     fn paused<G: Game>(g: &G, budget: u64) -> ProofTable {
@@ -136,51 +189,83 @@ mod tests {
         table
     }
 
-    /// The keys the table itself settled, standing in for a store's facts.
-    fn settled_keys(table: &ProofTable) -> HashSet<Key> {
-        table
-            .entries()
-            .filter(|[_, d]| {
-                let (phi, delta, _) = ProofTable::decode(*d);
-                phi == 0 || delta == 0
-            })
-            .map(|[t, _]| Key::new(t & ((1 << 62) - 1)))
-            .collect()
+    /// The cost of each key the table settled: the most work of its settled entries.
+    fn settled_costs(table: &ProofTable) -> HashMap<Key, u64> {
+        let mut costs = HashMap::new();
+        for [t, d] in table.entries() {
+            let (phi, delta, work) = ProofTable::decode(d);
+            if phi == 0 || delta == 0 {
+                let cost = costs.entry(Key::new(t & KEY_MASK)).or_insert(0);
+                *cost = work.max(*cost);
+            }
+        }
+        costs
     }
 
-    /// The walk takes only known keys, each once, every known child of the start among them; a
-    /// smaller budget takes a prefix of a larger one's list (nearest the start first, the same
-    /// order).
+    /// The walk takes only known keys, each once, every known child of the start among them;
+    /// then the fill takes every other known key the table settled, costliest first, then the
+    /// store's other facts in their order; a smaller budget takes a prefix of a larger one's
+    /// list (the same order).
     fn check_pack<G: Game>(g: G, budget: u64) {
         let table = paused(&g, budget);
-        let known = settled_keys(&table);
-        let all = pack(&g, table.entries(), |k| known.contains(&k), usize::MAX);
+        let costs = settled_costs(&table);
+        // the store's facts: what the table settled and 50 keys it does not hold (made up)
+        let extra: Vec<Key> = (1..=50).map(Key::new).collect();
+        assert!(extra.iter().all(|k| !costs.contains_key(k)));
+        let known = |k: Key| costs.contains_key(&k) || extra.contains(&k);
+        // the other facts as a store lists them: each of a draw's two entries, and an unknown
+        // key that must not be taken
+        let others = || extra.iter().chain(&extra).copied().chain([Key::new(999)]);
+        let all = pack(&g, table.entries(), known, others(), usize::MAX);
         assert!(all.complete);
         assert!(all.open > 0, "the paused search has open positions to walk");
         let distinct: HashSet<Key> = all.facts.iter().copied().collect();
         assert_eq!(distinct.len(), all.facts.len(), "each key once");
-        assert!(all.facts.iter().all(|k| known.contains(k)));
-        // every known child of the start is taken (the start is always expanded)
+        assert_eq!(distinct.len(), costs.len() + extra.len(), "every known key");
+        let by_cost_end = all.facts.len() - all.others;
+        assert_eq!(
+            all.facts[by_cost_end..],
+            extra,
+            "the others last, in their order"
+        );
+        // every known child of the start is taken by the walk (the start is always expanded)
+        let walked = all.facts.len() - all.by_cost - all.others;
+        let by_walk: HashSet<Key> = all.facts[..walked].iter().copied().collect();
         for mv in Bits(g.playable()) {
             let mut child = g;
             child.play(mv);
-            if known.contains(&child.key()) {
-                assert!(distinct.contains(&child.key()), "{mv:x}");
+            if known(child.key()) {
+                assert!(by_walk.contains(&child.key()), "{mv:x}");
             }
         }
-        // complete exactly when the budget holds every fact the walk reaches, one at exactly
-        // the budget included
+        // the walk leaves some out (settled below positions with little work), and the fill
+        // takes them costliest first
+        assert!(all.by_cost > 0);
+        let fill: Vec<u64> = (all.facts[walked..by_cost_end].iter())
+            .map(|k| costs[k])
+            .collect();
+        assert!(fill.windows(2).all(|w| w[0] >= w[1]), "{fill:?}");
+        // the walk is complete exactly when the budget holds every fact it reaches, one at
+        // exactly the budget included; the fill comes only after a complete walk
         for max in [
             0,
             1,
             5,
-            all.facts.len() / 2,
+            walked / 2,
+            walked,
+            walked + 1,
+            walked + all.by_cost / 2,
+            by_cost_end,
+            by_cost_end + 10,
             all.facts.len(),
             all.facts.len() + 1,
         ] {
-            let some = pack(&g, table.entries(), |k| known.contains(&k), max);
-            assert_eq!(some.facts, all.facts[..max.min(all.facts.len())]);
-            assert_eq!(some.complete, max >= all.facts.len(), "budget {max}");
+            let some = pack(&g, table.entries(), known, others(), max);
+            let taken = max.min(all.facts.len());
+            assert_eq!(some.facts, all.facts[..taken]);
+            assert_eq!(some.complete, max >= walked, "budget {max}");
+            assert_eq!(some.by_cost, taken.min(by_cost_end).saturating_sub(walked));
+            assert_eq!(some.others, taken.saturating_sub(by_cost_end));
         }
     }
 
@@ -209,7 +294,13 @@ mod tests {
         let first = children(&g);
         let second = children(&first[0]);
         let known: HashSet<Key> = (first.iter().chain(&second)).map(|c| c.key()).collect();
-        let p = pack(&g, std::iter::empty(), |k| known.contains(&k), usize::MAX);
+        let p = pack(
+            &g,
+            std::iter::empty(),
+            |k| known.contains(&k),
+            std::iter::empty(),
+            usize::MAX,
+        );
         assert!(p.complete);
         assert_eq!(p.open, 0);
         let taken: HashSet<Key> = p.facts.iter().copied().collect();
