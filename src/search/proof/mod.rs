@@ -83,6 +83,11 @@ pub fn question_tag(key: crate::game::Key, attacker: Player) -> u64 {
     key.get() | (attacker.index() as u64) << 62 | 1 << 63
 }
 
+/// The key a [`question_tag`] was made of.
+pub fn tag_key(tag: u64) -> crate::game::Key {
+    crate::game::Key::new(tag & crate::game::Key::MAX.get())
+}
+
 /// The two questions whose answers make a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Question {

@@ -27,7 +27,7 @@
 //! reads a store's facts the same way whichever process wrote them). Which facts are chosen
 //! only changes what is searched again.
 
-use super::{question_tag, ProofTable};
+use super::{question_tag, tag_key, ProofTable};
 use crate::game::{Bits, Game, Key, Player};
 use std::collections::{HashSet, VecDeque};
 
@@ -39,7 +39,8 @@ pub const WALK_MIN_WORK: u64 = 16;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pack {
     /// The keys with facts: those the walk reached, nearest the start first, then those the
-    /// snapshot holds settled, costliest first (at most the budget in all).
+    /// snapshot holds settled, costliest first, then the store's others (at most the budget in
+    /// all).
     pub facts: Vec<Key>,
     /// How many open positions without a fact the walk went through.
     pub open: usize,
@@ -67,7 +68,7 @@ impl Snapshot {
         for [tag, data] in entries {
             let (phi, delta, work) = ProofTable::decode(data);
             if phi == 0 || delta == 0 {
-                settled.push((work, Key::new(tag & KEY_MASK)));
+                settled.push((work, tag_key(tag)));
             } else if work >= WALK_MIN_WORK {
                 open.push(tag);
             }
@@ -89,9 +90,6 @@ impl Snapshot {
             .any(|&a| self.open.binary_search(&question_tag(key, a)).is_ok())
     }
 }
-
-/// The key bits of a question tag (the rest name the question: [`question_tag`]).
-const KEY_MASK: u64 = (1 << 62) - 1;
 
 /// The facts to carry of the table whose entries `entries` yields (read once; only its open
 /// tags and settled keys are held), from the start `g` (keyed as the search keyed its
@@ -195,7 +193,7 @@ mod tests {
         for [t, d] in table.entries() {
             let (phi, delta, work) = ProofTable::decode(d);
             if phi == 0 || delta == 0 {
-                let cost = costs.entry(Key::new(t & KEY_MASK)).or_insert(0);
+                let cost = costs.entry(tag_key(t)).or_insert(0);
                 *cost = work.max(*cost);
             }
         }
@@ -275,6 +273,16 @@ mod tests {
         let showcase =
             Cube::from_hex(Rules::Sogo, "0x1000102480048205:0x0004000012215068").unwrap();
         check_pack(showcase, 20_000);
+    }
+
+    /// The fill reads keys back from tags: the inverse of the tag's making, for both questions.
+    #[test]
+    fn a_tag_gives_back_its_key() {
+        for key in [0, 1, 0x1234_5678_9abc_def0 >> 2, Key::MAX.get()].map(Key::new) {
+            for attacker in [Player::of_ply(0), Player::of_ply(1)] {
+                assert_eq!(tag_key(question_tag(key, attacker)), key);
+            }
+        }
     }
 
     /// Without open positions the walk goes through facts only: from the start to its known
