@@ -10,12 +10,12 @@ use super::table_command::{manifest_of, new_dir_ok, open_runs, runs_lookup};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use zugzwang::game::{Connect4, Cube};
+use zugzwang::game::{Connect4, Cube, Key};
 use zugzwang::search::proof::{pack, Pack, WALK_MIN_WORK};
 use zugzwang::solver::games::Solvable;
 use zugzwang::solver::GameSpec;
 use zugzwang::store::checkpoint::{self, SEARCH_STATE};
-use zugzwang::store::entry::Entry;
+use zugzwang::store::entry::{Entry, Knowledge};
 use zugzwang::store::export::{entry_words, write_store};
 use zugzwang::store::run_file::Run;
 use zugzwang::store::Manifest;
@@ -62,19 +62,20 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     let known = runs_lookup(&runs);
     let max_facts = (max_bytes / BYTES_PER_FACT) as usize;
     let (p, read) = match spec {
-        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &runs, max_facts),
-        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &runs, max_facts),
+        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &runs, &known, max_facts),
+        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &runs, &known, max_facts),
     }?;
     let words: Vec<u64> = (p.facts.iter())
         .flat_map(|&key| entry_words(key, known(key)))
         .collect();
     let stored: u64 = runs.iter().map(Run::len).sum();
     write_store(&a.out, &m, words).map_err(|e| CliError::Failed(format!("--out: {e}")))?;
-    let walked = p.facts.len() - p.by_cost - p.others;
     let reach = if p.complete {
         format!(
-            "every fact the walk reaches ({walked}), then {} the snapshot holds settled, costliest first, then {} of the store's others, the newest runs first",
-            p.by_cost, p.others
+            "every fact the walk reaches ({}), then {} the snapshot holds settled, costliest first, then {} of the store's others, the newest runs first",
+            p.walked,
+            p.by_cost,
+            p.others()
         )
     } else {
         "the nearest, to --max-bytes".to_string()
@@ -92,13 +93,14 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// The pack of `dir`'s snapshot and `runs` from the store's start, and how many entries the
-/// snapshot held.
+/// The pack of `dir`'s snapshot and `runs` (whose facts `known` looks up) from the store's
+/// start, and how many entries the snapshot held.
 fn packed<G: Solvable>(
     dir: &Path,
     spec: GameSpec,
     m: &Manifest,
     runs: &[Run],
+    known: &impl Fn(Key) -> Knowledge,
     max_facts: usize,
 ) -> Result<(Pack, usize), CliError> {
     let keys = spec
@@ -113,7 +115,6 @@ fn packed<G: Solvable>(
     // the store's other facts, the newest runs first (a draw's two entries give its key twice)
     let others =
         (runs.iter().rev()).flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()));
-    let known = runs_lookup(runs);
     let p = pack(
         &g,
         state.entries(),

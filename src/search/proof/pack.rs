@@ -46,11 +46,18 @@ pub struct Pack {
     pub open: usize,
     /// Whether the walk ended before the budget did (every fact it can reach was taken).
     pub complete: bool,
+    /// How many of `facts` (the first ones) the walk took.
+    pub walked: usize,
     /// How many of `facts` (after the walk's) came from the snapshot's settled entries after
     /// the walk ran dry.
     pub by_cost: usize,
+}
+
+impl Pack {
     /// How many of `facts` (the last ones) came from the store's other facts after those.
-    pub others: usize,
+    pub fn others(&self) -> usize {
+        self.facts.len() - self.walked - self.by_cost
+    }
 }
 
 /// What the walk and the fill read of a table's `[tag, data]` words, which are read once.
@@ -149,23 +156,23 @@ pub fn pack<G: Game>(
     let mut by_cost = 0;
     if complete {
         let mut taken: HashSet<Key> = facts.iter().copied().collect();
-        let mut fill = |facts: &mut Vec<Key>, keys: &mut dyn Iterator<Item = Key>| {
-            let room = max_facts - facts.len();
-            facts.extend(
-                keys.filter(|&key| known(key) && taken.insert(key))
-                    .take(room),
-            );
-        };
-        fill(&mut facts, &mut snapshot.settled.into_iter());
+        let mut new_fact = |key: Key| known(key) && taken.insert(key);
+        let room = max_facts - walked;
+        facts.extend(
+            (snapshot.settled.into_iter())
+                .filter(|&k| new_fact(k))
+                .take(room),
+        );
         by_cost = facts.len() - walked;
-        fill(&mut facts, &mut others.into_iter());
+        let room = max_facts - facts.len();
+        facts.extend(others.into_iter().filter(|&k| new_fact(k)).take(room));
     }
     Pack {
-        by_cost,
-        others: facts.len() - walked - by_cost,
         facts,
         open: through_open,
         complete,
+        walked,
+        by_cost,
     }
 }
 
@@ -220,14 +227,14 @@ mod tests {
         let distinct: HashSet<Key> = all.facts.iter().copied().collect();
         assert_eq!(distinct.len(), all.facts.len(), "each key once");
         assert_eq!(distinct.len(), costs.len() + extra.len(), "every known key");
-        let by_cost_end = all.facts.len() - all.others;
+        let by_cost_end = all.walked + all.by_cost;
         assert_eq!(
             all.facts[by_cost_end..],
             extra,
             "the others last, in their order"
         );
         // every known child of the start is taken by the walk (the start is always expanded)
-        let walked = all.facts.len() - all.by_cost - all.others;
+        let walked = all.walked;
         let by_walk: HashSet<Key> = all.facts[..walked].iter().copied().collect();
         for mv in Bits(g.playable()) {
             let mut child = g;
@@ -263,7 +270,8 @@ mod tests {
             assert_eq!(some.facts, all.facts[..taken]);
             assert_eq!(some.complete, max >= walked, "budget {max}");
             assert_eq!(some.by_cost, taken.min(by_cost_end).saturating_sub(walked));
-            assert_eq!(some.others, taken.saturating_sub(by_cost_end));
+            assert_eq!(some.walked, taken.min(walked));
+            assert_eq!(some.others(), taken.saturating_sub(by_cost_end));
         }
     }
 
