@@ -10,11 +10,11 @@
 //! are what proved them, and a resumed search that takes another path meets them again).
 //!
 //! When the walk runs dry before the budget does, the rest of the budget goes to the facts the
-//! snapshot still holds settled, the costliest first. A long solve's table is full, and a full
-//! table drops its cheapest entries (`ProofTable::store`): most open positions are gone, so the
-//! walk reaches few facts (1% of a milestone reply's store), while the settled entries left are
-//! those that cost the most to prove, each one a subtree a resumed search need not search again
-//! when it meets the position. What budget is left then goes to the store's other facts, the
+//! snapshot still holds settled, the costliest first: a full table drops its cheapest entries
+//! (`ProofTable::store`), so the settled entries left are those that cost the most to prove,
+//! each one a subtree a resumed search need not search again when it meets the position. The
+//! walk runs dry where the table dropped the open positions it goes through (README, "Carrying
+//! a paused solve to another machine"). What budget is left then goes to the store's other facts, the
 //! newest runs first (a merged run holds facts of every age, so this is only roughly the order
 //! in which the search settled them).
 //!
