@@ -10,12 +10,12 @@ use super::table_command::{manifest_of, new_dir_ok, open_runs, runs_lookup};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use zugzwang::game::{Connect4, Cube, Key};
+use zugzwang::game::{Connect4, Cube};
 use zugzwang::search::proof::{pack, Pack, WALK_MIN_WORK};
 use zugzwang::solver::games::Solvable;
 use zugzwang::solver::GameSpec;
 use zugzwang::store::checkpoint::{self, SEARCH_STATE};
-use zugzwang::store::entry::{Entry, Knowledge};
+use zugzwang::store::entry::Entry;
 use zugzwang::store::export::{entry_words, write_store};
 use zugzwang::store::run_file::Run;
 use zugzwang::store::Manifest;
@@ -62,8 +62,8 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     let known = runs_lookup(&runs);
     let max_facts = (max_bytes / BYTES_PER_FACT) as usize;
     let (p, read) = match spec {
-        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &runs, &known, max_facts),
-        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &runs, &known, max_facts),
+        GameSpec::Connect4 { .. } => packed::<Connect4>(&a.dir, spec, &m, &runs, max_facts),
+        GameSpec::Cube(_) => packed::<Cube>(&a.dir, spec, &m, &runs, max_facts),
     }?;
     let words: Vec<u64> = (p.facts.iter())
         .flat_map(|&key| entry_words(key, known(key)))
@@ -93,14 +93,13 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// The pack of `dir`'s snapshot and `runs` (whose facts `known` looks up) from the store's
-/// start, and how many entries the snapshot held.
+/// The pack of `dir`'s snapshot and `runs` from the store's start, and how many entries the
+/// snapshot held.
 fn packed<G: Solvable>(
     dir: &Path,
     spec: GameSpec,
     m: &Manifest,
     runs: &[Run],
-    known: &impl Fn(Key) -> Knowledge,
     max_facts: usize,
 ) -> Result<(Pack, usize), CliError> {
     let keys = spec
@@ -112,16 +111,10 @@ fn packed<G: Solvable>(
     // process replaces or truncates the snapshot meanwhile.
     let state = unsafe { checkpoint::read(dir, &m.identity()) }
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    // the store's other facts, the newest runs first (a draw's two entries give its key twice)
-    let others =
+    // the store's keys, the newest runs first (a draw's two entries give its key twice)
+    let store =
         (runs.iter().rev()).flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()));
-    let p = pack(
-        &g,
-        state.entries(),
-        |k| !known(k).is_empty(),
-        others,
-        max_facts,
-    );
+    let p = pack(&g, state.entries(), store, max_facts);
     Ok((p, state.len()))
 }
 

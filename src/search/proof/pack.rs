@@ -27,9 +27,9 @@
 //! reads a store's facts the same way whichever process wrote them). Which facts are chosen
 //! only changes what is searched again.
 
-use super::{question_tag, tag_key, ProofTable};
-use crate::game::{Bits, Game, Key, Player};
-use std::collections::{HashSet, VecDeque};
+use super::{tag_key, ProofTable};
+use crate::game::{Bits, Game, Key};
+use std::collections::VecDeque;
 
 /// Open positions with fewer expansions recorded than this are not walked through: the facts
 /// below them are cheap to find again.
@@ -60,10 +60,57 @@ impl Pack {
     }
 }
 
+/// A set of keys the walk asks about for every child it makes (hundreds of millions of times
+/// on a long solve's snapshot): sorted, with the index of the first key of each bucket of
+/// leading bits, four to eight keys to a bucket. Keys are hashes, so a look-up reads two index
+/// words and one short bucket, a cache miss or two, where a binary search over the whole set
+/// misses the cache at most of its ~28 probes. Keys that are not spread (Connect Four's) only
+/// make some buckets long; a bucket is searched by halving, so the answer is the same.
+struct KeySet {
+    keys: Vec<Key>,
+    /// `starts[b]..starts[b + 1]` are the keys of bucket `b` (the key's bits above `shift`).
+    starts: Vec<u32>,
+    shift: u32,
+}
+
+impl KeySet {
+    fn new(mut keys: Vec<Key>) -> Self {
+        keys.sort_unstable();
+        keys.dedup();
+        let count = u32::try_from(keys.len()).expect("fewer than 2^32 keys");
+        let bits = (u32::BITS - count.leading_zeros()).saturating_sub(3);
+        let shift = Key::BITS - bits;
+        let mut starts = vec![0u32; (1 << bits) + 1];
+        for k in &keys {
+            starts[(k.get() >> shift) as usize + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        KeySet {
+            keys,
+            starts,
+            shift,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Where `key` is in the sorted set, if it is there (a place for a mark of its own).
+    fn position(&self, key: Key) -> Option<usize> {
+        let b = (key.get() >> self.shift) as usize;
+        let (from, to) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        (self.keys[from..to].binary_search(&key).ok()).map(|i| from + i)
+    }
+}
+
 /// What the walk and the fill read of a table's `[tag, data]` words, which are read once.
 struct Snapshot {
-    /// The open tags with enough work to walk through, sorted.
-    open: Vec<u64>,
+    /// The positions open for either question ("does White win?", "does Black?") with enough
+    /// work to walk through.
+    open: KeySet,
     /// The settled positions' keys, costliest first (a key settled for both questions twice).
     settled: Vec<Key>,
 }
@@ -77,53 +124,49 @@ impl Snapshot {
             if phi == 0 || delta == 0 {
                 settled.push((work, tag_key(tag)));
             } else if work >= WALK_MIN_WORK {
-                open.push(tag);
+                open.push(tag_key(tag));
             }
         }
-        open.sort_unstable();
         // costliest first; among equal costs (work is stored as a power of two) by key, so a
         // smaller budget takes a prefix of a larger one's facts
         settled.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         Snapshot {
-            open,
+            open: KeySet::new(open),
             settled: settled.into_iter().map(|(_, key)| key).collect(),
         }
-    }
-
-    /// Whether either question ("does White win?", "does Black?") holds `key` open.
-    fn either(&self, key: Key) -> bool {
-        [Player::of_ply(0), Player::of_ply(1)]
-            .iter()
-            .any(|&a| self.open.binary_search(&question_tag(key, a)).is_ok())
     }
 }
 
 /// The facts to carry of the table whose entries `entries` yields (read once; only its open
-/// tags and settled keys are held), from the start `g` (keyed as the search keyed its
-/// positions): `known` says whether the store holds a fact about a key, and at most
-/// `max_facts` keys are taken, breadth first from the start through open positions and known
-/// ones, then, if the walk ends first, the known keys the table holds settled, costliest first,
-/// then the known keys of `others` (the store's other facts) in their order.
+/// keys and settled keys are held) and of the store whose facts' keys `store` yields in the
+/// order the fill takes them (the newest runs first; a key may come twice), from the start `g`
+/// (keyed as the search keyed its positions). At most `max_facts` keys are taken, breadth
+/// first from the start through open positions and the store's keys, then, if the walk ends
+/// first, the store's keys the table holds settled, costliest first, then the store's other
+/// keys in their order.
 pub fn pack<G: Game>(
     g: &G,
     entries: impl IntoIterator<Item = [u64; 2]>,
-    known: impl Fn(Key) -> bool,
-    others: impl IntoIterator<Item = Key>,
+    store: impl IntoIterator<Item = Key>,
     max_facts: usize,
 ) -> Pack {
     let snapshot = Snapshot::read(entries);
-    let start = g.key();
-    let mut seen: HashSet<Key> = HashSet::from([start]);
+    let in_order: Vec<Key> = store.into_iter().collect();
+    let known = KeySet::new(in_order.clone());
+    // marks of the keys taken (the store's) and of the open positions passed, by place
+    let mut taken = vec![false; known.len()];
+    let mut passed = vec![false; snapshot.open.len()];
     let mut facts = Vec::new();
     let mut through_open = 0;
     // false only once a fact is found with the budget spent, so a walk whose last fact fills
     // the budget exactly is still complete
     let mut complete = true;
-    if known(start) {
+    if let Some(i) = known.position(g.key()) {
         if max_facts == 0 {
             complete = false;
         } else {
-            facts.push(start);
+            taken[i] = true;
+            facts.push(g.key());
         }
     }
     let mut queue = VecDeque::from([*g]);
@@ -136,27 +179,36 @@ pub fn pack<G: Game>(
             let mut child = p;
             child.play(mv);
             let key = child.key();
-            if !seen.insert(key) {
-                continue;
-            }
-            if known(key) {
+            if let Some(i) = known.position(key) {
+                if taken[i] {
+                    continue;
+                }
                 if facts.len() == max_facts {
                     complete = false;
                     break 'walk;
                 }
+                taken[i] = true;
                 facts.push(key);
                 queue.push_back(child);
-            } else if snapshot.either(key) {
-                through_open += 1;
-                queue.push_back(child);
+            } else if let Some(i) = snapshot.open.position(key) {
+                if !passed[i] {
+                    passed[i] = true;
+                    through_open += 1;
+                    queue.push_back(child);
+                }
             }
         }
     }
     let walked = facts.len();
     let mut by_cost = 0;
     if complete {
-        let mut taken: HashSet<Key> = facts.iter().copied().collect();
-        let mut new_fact = |key: Key| known(key) && taken.insert(key);
+        let mut new_fact = |key: Key| match known.position(key) {
+            Some(i) if !taken[i] => {
+                taken[i] = true;
+                true
+            }
+            _ => false,
+        };
         let room = max_facts - walked;
         facts.extend(
             (snapshot.settled.into_iter())
@@ -165,7 +217,7 @@ pub fn pack<G: Game>(
         );
         by_cost = facts.len() - walked;
         let room = max_facts - facts.len();
-        facts.extend(others.into_iter().filter(|&k| new_fact(k)).take(room));
+        facts.extend(in_order.into_iter().filter(|&k| new_fact(k)).take(room));
     }
     Pack {
         facts,
@@ -180,9 +232,9 @@ pub fn pack<G: Game>(
 mod tests {
     use super::*;
     use crate::game::cube::Rules;
-    use crate::game::{Connect4, Cube};
-    use crate::search::proof::{JobAnswer, Numbers, ProofSearch};
-    use std::collections::HashMap;
+    use crate::game::{Connect4, Cube, Player};
+    use crate::search::proof::{question_tag, JobAnswer, Numbers, ProofSearch};
+    use std::collections::{HashMap, HashSet};
 
     /// A budgeted search of `g`'s side to move left open, with its table.
     fn paused<G: Game>(g: &G, budget: u64) -> ProofTable {
@@ -207,26 +259,39 @@ mod tests {
         costs
     }
 
-    /// The walk takes only known keys, each once, every known child of the start among them;
-    /// then the fill takes every other known key the table settled, costliest first, then the
-    /// store's other facts in their order; a smaller budget takes a prefix of a larger one's
-    /// list (the same order).
+    /// The walk takes only the store's keys, each once, every known child of the start among
+    /// them; then the fill takes every other key of the store the table settled, costliest
+    /// first, then the store's other keys in their order, and never a settled key the store
+    /// lacks; a smaller budget takes a prefix of a larger one's list (the same order).
     fn check_pack<G: Game>(g: G, budget: u64) {
         let table = paused(&g, budget);
         let costs = settled_costs(&table);
-        // the store's facts: what the table settled and 50 keys it does not hold (made up)
+        // the store's facts: what the table settled but every seventh key (by key), and 50
+        // keys it does not hold (made up)
+        let mut settled: Vec<Key> = costs.keys().copied().collect();
+        settled.sort_unstable();
+        let lacking: HashSet<Key> = settled.iter().copied().step_by(7).collect();
         let extra: Vec<Key> = (1..=50).map(Key::new).collect();
         assert!(extra.iter().all(|k| !costs.contains_key(k)));
-        let known = |k: Key| costs.contains_key(&k) || extra.contains(&k);
-        // the other facts as a store lists them: each of a draw's two entries, and an unknown
-        // key that must not be taken
-        let others = || extra.iter().chain(&extra).copied().chain([Key::new(999)]);
-        let all = pack(&g, table.entries(), known, others(), usize::MAX);
+        let known = |k: &Key| (costs.contains_key(k) && !lacking.contains(k)) || extra.contains(k);
+        // the store as its runs list it: the made-up keys first, each twice (a draw's two
+        // entries), then the settled ones
+        let store = || {
+            (extra.iter().chain(&extra))
+                .chain(settled.iter().filter(|k| !lacking.contains(k)))
+                .copied()
+        };
+        let all = pack(&g, table.entries(), store(), usize::MAX);
         assert!(all.complete);
         assert!(all.open > 0, "the paused search has open positions to walk");
         let distinct: HashSet<Key> = all.facts.iter().copied().collect();
         assert_eq!(distinct.len(), all.facts.len(), "each key once");
-        assert_eq!(distinct.len(), costs.len() + extra.len(), "every known key");
+        assert!(all.facts.iter().all(known), "the store's keys only");
+        assert_eq!(
+            distinct.len(),
+            costs.len() - lacking.len() + extra.len(),
+            "every key of the store"
+        );
         let by_cost_end = all.walked + all.by_cost;
         assert_eq!(
             all.facts[by_cost_end..],
@@ -239,7 +304,7 @@ mod tests {
         for mv in Bits(g.playable()) {
             let mut child = g;
             child.play(mv);
-            if known(child.key()) {
+            if known(&child.key()) {
                 assert!(by_walk.contains(&child.key()), "{mv:x}");
             }
         }
@@ -265,7 +330,7 @@ mod tests {
             all.facts.len(),
             all.facts.len() + 1,
         ] {
-            let some = pack(&g, table.entries(), known, others(), max);
+            let some = pack(&g, table.entries(), store(), max);
             let taken = max.min(all.facts.len());
             assert_eq!(some.facts, all.facts[..taken]);
             assert_eq!(some.complete, max >= walked, "budget {max}");
@@ -281,6 +346,31 @@ mod tests {
         let showcase =
             Cube::from_hex(Rules::Sogo, "0x1000102480048205:0x0004000012215068").unwrap();
         check_pack(showcase, 20_000);
+    }
+
+    /// A key set finds exactly its keys, at their places in sorted order: spread keys (one to
+    /// eight to a bucket), keys bunched in one bucket (Connect Four's are not hashes), the
+    /// lowest and highest keys, and the empty set.
+    #[test]
+    fn a_key_set_finds_exactly_its_keys() {
+        let spread = |n: u64| (0..n).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 2);
+        for keys in [
+            vec![],
+            vec![0, Key::MAX.get()],
+            spread(1_000).collect(),
+            spread(5_000).chain(spread(300)).collect(),
+            (0..3_000).map(|i| i * 3).collect::<Vec<u64>>(),
+        ] {
+            let set = KeySet::new(keys.iter().copied().map(Key::new).collect());
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(set.len(), sorted.len());
+            for probe in keys.iter().flat_map(|&k| [k, k ^ 1, k.saturating_sub(1)]) {
+                let probe = Key::new(probe & Key::MAX.get());
+                assert_eq!(set.position(probe), sorted.binary_search(&probe.get()).ok());
+            }
+        }
     }
 
     /// The fill reads keys back from tags: the inverse of the tag's making, for both questions.
@@ -310,13 +400,7 @@ mod tests {
         let first = children(&g);
         let second = children(&first[0]);
         let known: HashSet<Key> = (first.iter().chain(&second)).map(|c| c.key()).collect();
-        let p = pack(
-            &g,
-            std::iter::empty(),
-            |k| known.contains(&k),
-            std::iter::empty(),
-            usize::MAX,
-        );
+        let p = pack(&g, std::iter::empty(), known.iter().copied(), usize::MAX);
         assert!(p.complete);
         assert_eq!(p.open, 0);
         let taken: HashSet<Key> = p.facts.iter().copied().collect();
