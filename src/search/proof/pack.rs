@@ -69,7 +69,7 @@ impl Pack {
 struct KeySet {
     keys: Vec<Key>,
     /// `starts[b]..starts[b + 1]` are the keys of bucket `b` (the key's bits above `shift`).
-    starts: Vec<u32>,
+    starts: Vec<usize>,
     shift: u32,
 }
 
@@ -77,10 +77,9 @@ impl KeySet {
     fn new(mut keys: Vec<Key>) -> Self {
         keys.sort_unstable();
         keys.dedup();
-        let count = u32::try_from(keys.len()).expect("fewer than 2^32 keys");
-        let bits = (u32::BITS - count.leading_zeros()).saturating_sub(3);
-        let shift = Key::BITS - bits;
-        let mut starts = vec![0u32; (1 << bits) + 1];
+        let bits = (usize::BITS - keys.len().leading_zeros()).saturating_sub(3);
+        let shift = Key::BITS.saturating_sub(bits);
+        let mut starts = vec![0; (1 << (Key::BITS - shift)) + 1];
         for k in &keys {
             starts[(k.get() >> shift) as usize + 1] += 1;
         }
@@ -101,7 +100,7 @@ impl KeySet {
     /// Where `key` is in the sorted set, if it is there (a place for a mark of its own).
     fn position(&self, key: Key) -> Option<usize> {
         let b = (key.get() >> self.shift) as usize;
-        let (from, to) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        let (from, to) = (self.starts[b], self.starts[b + 1]);
         (self.keys[from..to].binary_search(&key).ok()).map(|i| from + i)
     }
 }
