@@ -347,28 +347,48 @@ mod tests {
         check_pack(showcase, 20_000);
     }
 
-    /// A key set finds exactly its keys, at their places in sorted order: spread keys (one to
-    /// eight to a bucket), keys bunched in one bucket (Connect Four's are not hashes), the
-    /// lowest and highest keys, and the empty set.
+    /// Whether `set` answers like a binary search over the sorted, distinct `keys`, for every
+    /// key, its neighbours, and `probes`.
+    fn answers_like_a_binary_search(keys: &[u64], probes: &[u64]) {
+        let set = KeySet::new(keys.iter().copied().map(Key::new).collect());
+        let mut sorted = keys.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(set.len(), sorted.len());
+        let neighbours = keys
+            .iter()
+            .flat_map(|&k| [k, k ^ 1, k.wrapping_sub(1), k + 1]);
+        for probe in neighbours.chain(probes.iter().copied()) {
+            let probe = Key::new(probe & Key::MAX.get());
+            assert_eq!(set.position(probe), sorted.binary_search(&probe.get()).ok());
+        }
+    }
+
+    /// The edge cases: the empty set, the lowest and highest keys, keys bunched in one bucket
+    /// (Connect Four's keys are not hashes) and keys spread over many.
     #[test]
     fn a_key_set_finds_exactly_its_keys() {
         let spread = |n: u64| (0..n).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 2);
-        for keys in [
-            vec![],
-            vec![0, Key::MAX.get()],
-            spread(1_000).collect(),
-            spread(5_000).chain(spread(300)).collect(),
-            (0..3_000).map(|i| i * 3).collect::<Vec<u64>>(),
-        ] {
-            let set = KeySet::new(keys.iter().copied().map(Key::new).collect());
-            let mut sorted = keys.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(set.len(), sorted.len());
-            for probe in keys.iter().flat_map(|&k| [k, k ^ 1, k.saturating_sub(1)]) {
-                let probe = Key::new(probe & Key::MAX.get());
-                assert_eq!(set.position(probe), sorted.binary_search(&probe.get()).ok());
-            }
+        answers_like_a_binary_search(&[], &[0, 1, Key::MAX.get()]);
+        answers_like_a_binary_search(&[0, Key::MAX.get()], &[]);
+        answers_like_a_binary_search(&[Key::MAX.get(); 3], &[0]);
+        answers_like_a_binary_search(&spread(5_000).chain(spread(300)).collect::<Vec<_>>(), &[]);
+        answers_like_a_binary_search(&(0..3_000).map(|i| i * 3).collect::<Vec<_>>(), &[]);
+    }
+
+    proptest::proptest! {
+        /// Any keys, hashed (spread over the 62 bits) or bunched (small numbers), repeated or
+        /// not, and any probes.
+        #[test]
+        fn a_key_set_answers_like_a_binary_search(
+            spread in proptest::collection::vec(0..=Key::MAX.get(), 0..2_000),
+            bunched in proptest::collection::vec(0u64..4_096, 0..500),
+            probes in proptest::collection::vec(0..=Key::MAX.get(), 0..200),
+        ) {
+            answers_like_a_binary_search(&spread, &probes);
+            answers_like_a_binary_search(&bunched, &probes);
+            let both: Vec<u64> = spread.iter().chain(&bunched).copied().collect();
+            answers_like_a_binary_search(&both, &probes);
         }
     }
 
