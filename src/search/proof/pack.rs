@@ -377,6 +377,11 @@ mod tests {
     }
 
     proptest::proptest! {
+        // no regression files: the top level of the repository is fixed
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
         /// Any keys, hashed (spread over the 62 bits) or bunched (small numbers), repeated or
         /// not, and any probes.
         #[test]
