@@ -146,12 +146,12 @@ impl Snapshot {
 pub fn pack<G: Game>(
     g: &G,
     entries: impl IntoIterator<Item = [u64; 2]>,
-    store: impl IntoIterator<Item = Key>,
+    store: impl IntoIterator<Item = Key> + Clone,
     max_facts: usize,
 ) -> Pack {
     let snapshot = Snapshot::read(entries);
-    let in_order: Vec<Key> = store.into_iter().collect();
-    let known = KeySet::new(in_order.clone());
+    // the store is read twice (its keys here, its order in the fill), not held in order
+    let known = KeySet::new(store.clone().into_iter().collect());
     // marks of the keys taken (the store's) and of the open positions passed, by place
     let mut taken = vec![false; known.len()];
     let mut passed = vec![false; snapshot.open.len()];
@@ -160,12 +160,13 @@ pub fn pack<G: Game>(
     // false only once a fact is found with the budget spent, so a walk whose last fact fills
     // the budget exactly is still complete
     let mut complete = true;
-    if let Some(i) = known.position(g.key()) {
+    let start = g.key();
+    if let Some(i) = known.position(start) {
         if max_facts == 0 {
             complete = false;
         } else {
             taken[i] = true;
-            facts.push(g.key());
+            facts.push(start);
         }
     }
     let mut queue = VecDeque::from([*g]);
@@ -216,7 +217,7 @@ pub fn pack<G: Game>(
         );
         by_cost = facts.len() - walked;
         let room = max_facts - facts.len();
-        facts.extend(in_order.into_iter().filter(|&k| new_fact(k)).take(room));
+        facts.extend(store.into_iter().filter(|&k| new_fact(k)).take(room));
     }
     Pack {
         facts,
