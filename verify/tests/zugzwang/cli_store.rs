@@ -948,6 +948,97 @@ fn the_committed_packs_of_open_replies_are_sound_stores_of_the_replies_they_name
     }
 }
 
+/// The ledger of the milestone replies' segments (`solve-runs/milestone-replies-segments.csv`,
+/// issue #20), from which the README's forecast is computed, agrees with the evidence beside
+/// it: it names exactly Black's 16 replies of `verify/data/cube/milestone.txt`, numbers each
+/// reply's segments 1, 2, ... in order, counts every segment's work, decides a reply in its last
+/// segment only, and every reply it calls decided has its committed proof and a record of White's
+/// win with the move it names, while every committed pack of an open reply belongs to a reply it
+/// calls open.
+#[test]
+fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let runs = root.join("solve-runs");
+    let milestone = std::fs::read_to_string(root.join("verify/data/cube/milestone.txt")).unwrap();
+    let replies: Vec<String> = milestone
+        .lines()
+        .filter(|l| l.starts_with("0x0000000000101091:0x") && !l.contains(' '))
+        .map(|l| format!("{:x}", u64::from_str_radix(&l[21..], 16).unwrap()))
+        .collect();
+    assert_eq!(replies.len(), 16, "{milestone}");
+
+    let ledger = std::fs::read_to_string(runs.join("milestone-replies-segments.csv")).unwrap();
+    let mut lines = ledger.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (reply, segment, nodes, stopped) = (
+        column("reply"),
+        column("segment"),
+        column("nodes"),
+        column("stopped_by"),
+    );
+    // reply -> (segments, decided with this move)
+    let mut seen: Vec<(String, u32, Option<String>)> = Vec::new();
+    for line in lines {
+        let row: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            row.len(),
+            header.len(),
+            "a field with a comma or quote: {line}"
+        );
+        assert!(row[nodes].parse::<u64>().unwrap() > 0, "{line}");
+        let n: u32 = row[segment].parse().unwrap();
+        let won = row[stopped].strip_prefix("decided: White wins with ");
+        assert!(
+            won.is_some() || !row[stopped].starts_with("decided"),
+            "{line}"
+        );
+        match seen.iter_mut().find(|(r, _, _)| r == row[reply]) {
+            Some((_, last, decided)) => {
+                assert!(n == *last + 1 && decided.is_none(), "{line}");
+                *last = n;
+                *decided = won.map(str::to_owned);
+            }
+            None => {
+                assert_eq!(n, 1, "{line}");
+                seen.push((row[reply].to_owned(), 1, won.map(str::to_owned)));
+            }
+        }
+    }
+    let mut named: Vec<&String> = seen.iter().map(|(r, _, _)| r).collect();
+    let mut expected: Vec<&String> = replies.iter().collect();
+    named.sort();
+    expected.sort();
+    assert_eq!(named, expected);
+
+    let records = zugzwang::record::load_dir(&runs).unwrap();
+    let files: Vec<String> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for (hex, _, decided) in &seen {
+        let proof = files
+            .iter()
+            .any(|f| f.starts_with(&format!("milestone-reply-{hex}-seed")));
+        let pack = files
+            .iter()
+            .any(|f| f.starts_with(&format!("paused-reply-{hex}-seed")));
+        match decided {
+            Some(best) => {
+                let position = format!("0x0000000000101091:0x{hex:0>16}");
+                assert!(proof && !pack, "{hex}: proof {proof}, pack {pack}");
+                assert!(
+                    records.iter().any(|r| r.moves == position
+                        && r.value == "win"
+                        && r.best_moves.contains(best)),
+                    "{hex}: no record of White's win with {best}"
+                );
+            }
+            None => assert!(!proof, "{hex}: a proof, but open in the ledger"),
+        }
+    }
+}
+
 /// A `solve --json` that succeeded with `value` from its table alone: no node of search.
 fn assert_answered_without_search(o: &Output, value: &str) {
     let answer = String::from_utf8_lossy(&o.stdout);
