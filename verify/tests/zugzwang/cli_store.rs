@@ -962,8 +962,9 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
     let milestone = std::fs::read_to_string(root.join("verify/data/cube/milestone.txt")).unwrap();
     let replies: Vec<String> = milestone
         .lines()
-        .filter(|l| l.starts_with("0x0000000000101091:0x") && !l.contains(' '))
-        .map(|l| format!("{:x}", u64::from_str_radix(&l[21..], 16).unwrap()))
+        .filter(|l| !l.contains(' '))
+        .filter_map(|l| l.strip_prefix("0x0000000000101091:0x"))
+        .map(|black| format!("{:x}", u64::from_str_radix(black, 16).unwrap()))
         .collect();
     assert_eq!(replies.len(), 16, "{milestone}");
 
@@ -1036,6 +1037,13 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
             }
             None => assert!(!proof, "{hex}: a proof, but open in the ledger"),
         }
+    }
+    for pack in files.iter().filter(|f| f.starts_with("paused-reply-")) {
+        assert!(
+            seen.iter()
+                .any(|(hex, _, _)| pack.starts_with(&format!("paused-reply-{hex}-seed"))),
+            "{pack}: a pack of no reply the ledger names"
+        );
     }
 }
 
