@@ -972,12 +972,16 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
     let mut lines = ledger.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (reply, segment, nodes, stopped) = (
+    let (reply, segment, nodes, stopped, table, log) = (
         column("reply"),
         column("segment"),
         column("nodes"),
         column("stopped_by"),
+        column("table"),
+        column("log"),
     );
+    // each log names one segment: kept logs by their reply and segment, lost ones as they were
+    let mut logs = std::collections::HashSet::new();
     // reply -> (segments, decided with this move)
     let mut seen: Vec<(String, u32, Option<String>)> = Vec::new();
     for line in lines {
@@ -989,6 +993,11 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
         );
         assert!(row[nodes].parse::<u64>().unwrap() > 0, "{line}");
         let n: u32 = row[segment].parse().unwrap();
+        assert!(logs.insert(row[log]), "a log of two segments: {line}");
+        assert!(
+            row[table] == "lost" || row[log] == format!("reply-{}-{n}.txt", row[reply]),
+            "a kept log not named by its reply and segment: {line}"
+        );
         let won = row[stopped].strip_prefix("decided: White wins with ");
         assert!(
             won.is_some() || !row[stopped].starts_with("decided"),
