@@ -969,8 +969,7 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
     assert_eq!(replies.len(), 16, "{milestone}");
 
     let ledger = std::fs::read_to_string(runs.join("milestone-replies-segments.csv")).unwrap();
-    let mut lines = ledger.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let (header, rows) = ledger_rows(&ledger);
     let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let (reply, segment, nodes, stopped, table, log) = (
         column("reply"),
@@ -984,13 +983,8 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
     let mut logs = std::collections::HashSet::new();
     // reply -> (segments, decided with this move)
     let mut seen: Vec<(String, u32, Option<String>)> = Vec::new();
-    for line in lines {
-        let row: Vec<&str> = line.split(',').collect();
-        assert_eq!(
-            row.len(),
-            header.len(),
-            "a field with a comma or quote: {line}"
-        );
+    for row in &rows {
+        let line = row.join(",");
         assert!(row[nodes].parse::<u64>().unwrap() > 0, "{line}");
         let n: u32 = row[segment].parse().unwrap();
         assert!(logs.insert(row[log]), "a log of two segments: {line}");
@@ -1054,6 +1048,132 @@ fn the_milestone_ledger_agrees_with_the_records_proofs_and_packs() {
             "{pack}: a pack of no reply the ledger names"
         );
     }
+}
+
+/// The milestone ledger (`solve-runs/milestone-replies-segments.csv`): its header and rows, each
+/// row checked to have one field per column (no field may hold a comma or a quote).
+fn ledger_rows(ledger: &str) -> (Vec<&str>, Vec<Vec<&str>>) {
+    let mut lines = ledger.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    for row in &rows {
+        assert_eq!(
+            row.len(),
+            header.len(),
+            "a field with a comma or quote: {row:?}"
+        );
+    }
+    (header, rows)
+}
+
+/// `n` in millions to one decimal with thousands separators, as the README writes counts
+/// ("4,775.5 M").
+fn millions(n: u64) -> String {
+    let tenths = (n as f64 / 1e5).round() as u64;
+    let whole = (tenths / 10).to_string();
+    let mut grouped = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped}.{} M", tenths % 10)
+}
+
+/// The README's figures for the milestone are the ledger's: each open reply's cell in the table
+/// of replies carries the ledger's sums (df-pn expansions, which an old build counted, apart from
+/// nodes) and, where its table is kept, where its last segment stopped, which is where the next
+/// session resumes it; the forecast paragraph carries the ledger's decided, open and total work
+/// and the end of its last segment, as does `solve-runs/README.md`'s "Which next". The cells are
+/// written from the ledger by hand each session, so this is what keeps them from drifting.
+#[test]
+fn the_readme_shows_the_milestone_ledger() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ledger =
+        std::fs::read_to_string(root.join("solve-runs/milestone-replies-segments.csv")).unwrap();
+    let (header, rows) = ledger_rows(&ledger);
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (reply, nodes, count, stopped, table, ended) = (
+        column("reply"),
+        column("nodes"),
+        column("count"),
+        column("stopped_by"),
+        column("table"),
+        column("ended_utc"),
+    );
+    let (searching, proof, disproof) = (
+        column("searching"),
+        column("root_proof"),
+        column("root_disproof"),
+    );
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut hexes: Vec<&str> = rows.iter().map(|r| r[reply]).collect();
+    hexes.sort_unstable();
+    hexes.dedup();
+    let (mut decided, mut open) = (0u64, 0u64);
+    for hex in hexes {
+        let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
+        let sum = |expansions: bool| -> u64 {
+            own.iter()
+                .filter(|r| r[count].starts_with("expansions") == expansions)
+                .map(|r| r[nodes].parse::<u64>().unwrap())
+                .sum()
+        };
+        let (expanded, counted) = (sum(true), sum(false));
+        let last = own.last().unwrap();
+        if last[stopped].starts_with("decided") {
+            decided += expanded + counted;
+            continue;
+        }
+        open += expanded + counted;
+        let position = format!("`0x0000000000101091:0x{hex:0>16}`");
+        let cell = readme
+            .lines()
+            .find(|l| l.starts_with('|') && l.contains(&position))
+            .unwrap_or_else(|| panic!("{hex}: no row in the README's table of replies"));
+        assert!(cell.contains("| open: "), "{hex}: {cell}");
+        if expanded > 0 {
+            let want = format!("{} df-pn expansions", millions(expanded));
+            assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
+        }
+        if counted > 0 {
+            let want = format!("{} nodes", millions(counted));
+            assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
+        }
+        if last[table] != "lost" {
+            let want = format!(
+                "searching {} when stopped (root proof {}, disproof {})",
+                last[searching], last[proof], last[disproof]
+            );
+            assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
+            let pack = format!("solve-runs/paused-reply-{hex}-seed");
+            assert!(cell.contains(&pack), "{hex}: not {pack}: {cell}");
+        }
+    }
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = words(&readme);
+    let latest = rows
+        .iter()
+        .map(|r| r[ended])
+        .max()
+        .unwrap()
+        .replace('T', " ");
+    for want in [
+        format!("counts as of {latest} UTC"),
+        format!("({:.2} G in all)", decided as f64 / 1e9),
+        format!("had {:.2} G more without a decision", open as f64 / 1e9),
+        format!("at least {:.1} G nodes", (decided + open) as f64 / 1e9),
+    ] {
+        assert!(readme.contains(&want), "the README's forecast: not {want}");
+    }
+    let runs_readme = words(&std::fs::read_to_string(root.join("solve-runs/README.md")).unwrap());
+    let want =
+        format!("**Which next:** the replies with the least spent first (after {latest} UTC");
+    assert!(
+        runs_readme.contains(&want),
+        "solve-runs/README.md: not {want}"
+    );
 }
 
 /// A `solve --json` that succeeded with `value` from its table alone: no node of search.
