@@ -1112,6 +1112,8 @@ fn the_readme_shows_the_milestone_ledger() {
     hexes.sort_unstable();
     hexes.dedup();
     let (mut decided, mut open) = (0u64, 0u64);
+    // each decided reply's total, and how many replies are open
+    let (mut decided_each, mut open_count) = (Vec::new(), 0usize);
     for hex in hexes {
         let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
         let sum = |expansions: bool| -> u64 {
@@ -1124,9 +1126,11 @@ fn the_readme_shows_the_milestone_ledger() {
         let last = own.last().unwrap();
         if last[stopped].starts_with("decided") {
             decided += expanded + counted;
+            decided_each.push(expanded + counted);
             continue;
         }
         open += expanded + counted;
+        open_count += 1;
         let position = format!("`0x0000000000101091:0x{hex:0>16}`");
         let cell = readme
             .lines()
@@ -1159,7 +1163,23 @@ fn the_readme_shows_the_milestone_ledger() {
         .max()
         .unwrap()
         .replace('T', " ");
+    // the README's two ways of writing a count of nodes: millions below a billion, else billions
+    let short = |n: u64| match n {
+        n if n < 1_000_000_000 => format!("{:.0} M", n as f64 / 1e6),
+        n => format!("{:.2} G", n as f64 / 1e9),
+    };
+    const NUMBERS: [&str; 17] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    ];
     for want in [
+        format!(
+            "The {} decided replies cost {} to {} nodes each",
+            NUMBERS[decided_each.len()],
+            short(*decided_each.iter().min().unwrap()),
+            short(*decided_each.iter().max().unwrap())
+        ),
+        format!("and the {} open ones", NUMBERS[open_count]),
         format!("counts as of {latest} UTC"),
         format!("({:.2} G in all)", decided as f64 / 1e9),
         format!("had {:.2} G more without a decision", open as f64 / 1e9),
