@@ -871,6 +871,13 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "c2",
             20,
         ),
+        (
+            "milestone-reply-18908-seed407704158398",
+            "0x0000000000101091:0x0000000000018908",
+            "407704158398",
+            "a2",
+            30,
+        ),
     ];
     for (name, position, seed, best, checked_here) in proofs {
         let dir = copy_of_committed(name);
@@ -1084,8 +1091,9 @@ fn millions(n: u64) -> String {
 /// The README's figures for the milestone are the ledger's: each open reply's cell in the table
 /// of replies carries the ledger's sums (df-pn expansions, which an old build counted, apart from
 /// nodes) and, where its table is kept, where its last segment stopped, which is where the next
-/// session resumes it; the forecast paragraph carries the ledger's decided, open and total work
-/// and the end of its last segment, as does `solve-runs/README.md`'s "Which next". The cells are
+/// session resumes it; the forecast paragraph carries the ledger's decided, open and total work,
+/// the end of its last segment (as does `solve-runs/README.md`'s "Which next"), and the empty
+/// board's core-hours at the rate of the milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
 #[test]
 fn the_readme_shows_the_milestone_ledger() {
@@ -1172,7 +1180,29 @@ fn the_readme_shows_the_milestone_ledger() {
         "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
     ];
+    // the rate the forecast's core-hours are at: every milestone reply's record pooled
+    let (mut pooled_nodes, mut pooled_cpu, mut records) = (0u64, 0f64, 0usize);
+    for entry in std::fs::read_dir(root.join("solve-runs")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("sogo-4x4x4-0x0000000000101091_") && name.ends_with(".json") {
+            let record: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            pooled_nodes += record["nodes"].as_u64().unwrap();
+            pooled_cpu += record["cpu_seconds"].as_f64().unwrap();
+            records += 1;
+        }
+    }
+    let rate = pooled_nodes as f64 / pooled_cpu;
+    // the empty board at x2,560 the milestone, in thousands of core-hours
+    let thousands = |nodes: u64| (nodes as f64 * 2560.0 / rate / 3600.0 / 1000.0).round();
     for want in [
+        format!(
+            "{},000-{},000 core-hours at {:.3} M nodes per CPU second (all {records} reply records pooled)",
+            thousands(decided + open),
+            thousands(decided + 2 * open),
+            rate / 1e6
+        ),
         format!(
             "The {} decided replies cost {} to {} nodes each",
             NUMBERS[decided_each.len()],
