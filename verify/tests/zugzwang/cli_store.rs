@@ -1077,21 +1077,27 @@ fn ledger_rows(ledger: &str) -> (Vec<&str>, Vec<Vec<&str>>) {
 /// ("4,775.5 M").
 fn millions(n: u64) -> String {
     let tenths = (n as f64 / 1e5).round() as u64;
-    let whole = (tenths / 10).to_string();
-    let mut grouped = String::new();
+    format!("{}.{} M", grouped(tenths / 10), tenths % 10)
+}
+
+/// `n` with its digits in groups of three, as the README writes them: 1234567 as "1,234,567".
+fn grouped(n: u64) -> String {
+    let whole = n.to_string();
+    let mut out = String::new();
     for (i, digit) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
+            out.push(',');
         }
-        grouped.push(digit);
+        out.push(digit);
     }
-    format!("{grouped}.{} M", tenths % 10)
+    out
 }
 
 /// The README's figures for the milestone are the ledger's: each open reply's cell in the table
 /// of replies carries the ledger's sums (df-pn expansions, which an old build counted, apart from
 /// nodes) and, where its table is kept, where its last segment stopped, which is where the next
-/// session resumes it; the forecast paragraph carries the ledger's decided, open and total work,
+/// session resumes it; each decided reply's cell carries its winning move and all the work it
+/// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
 /// the end of its last segment (as does `solve-runs/README.md`'s "Which next"), and the empty
 /// board's core-hours at the rate of the milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
@@ -1122,6 +1128,10 @@ fn the_readme_shows_the_milestone_ledger() {
     let (mut decided, mut open) = (0u64, 0u64);
     // each decided reply's total, and how many replies are open
     let (mut decided_each, mut open_count) = (Vec::new(), 0usize);
+    const NUMBERS: [&str; 17] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    ];
     for hex in hexes {
         let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
         let sum = |expansions: bool| -> u64 {
@@ -1132,18 +1142,26 @@ fn the_readme_shows_the_milestone_ledger() {
         };
         let (expanded, counted) = (sum(true), sum(false));
         let last = own.last().unwrap();
-        if last[stopped].starts_with("decided") {
+        let position = format!("`0x0000000000101091:0x{hex:0>16}`");
+        let cell = readme
+            .lines()
+            // the table of replies, not the results table's rows of their records
+            .find(|l| l.starts_with('|') && !l.starts_with("| sogo |") && l.contains(&position))
+            .unwrap_or_else(|| panic!("{hex}: no row in the README's table of replies"));
+        if let Some(best) = last[stopped].strip_prefix("decided: White wins with ") {
+            // a decided reply's cell: its winning move and all the work it took
+            let want = format!(
+                "**White wins with {best}**: {} nodes in {} segment",
+                millions(expanded + counted),
+                NUMBERS[own.len()]
+            );
+            assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
             decided += expanded + counted;
             decided_each.push(expanded + counted);
             continue;
         }
         open += expanded + counted;
         open_count += 1;
-        let position = format!("`0x0000000000101091:0x{hex:0>16}`");
-        let cell = readme
-            .lines()
-            .find(|l| l.starts_with('|') && l.contains(&position))
-            .unwrap_or_else(|| panic!("{hex}: no row in the README's table of replies"));
         assert!(cell.contains("| open: "), "{hex}: {cell}");
         if expanded > 0 {
             let want = format!("{} df-pn expansions", millions(expanded));
@@ -1176,31 +1194,24 @@ fn the_readme_shows_the_milestone_ledger() {
         n if n < 1_000_000_000 => format!("{:.0} M", n as f64 / 1e6),
         n => format!("{:.2} G", n as f64 / 1e9),
     };
-    const NUMBERS: [&str; 17] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-    ];
     // the rate the forecast's core-hours are at: every milestone reply's record pooled
-    let (mut pooled_nodes, mut pooled_cpu, mut records) = (0u64, 0f64, 0usize);
-    for entry in std::fs::read_dir(root.join("solve-runs")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with("sogo-4x4x4-0x0000000000101091_") && name.ends_with(".json") {
-            let record: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            pooled_nodes += record["nodes"].as_u64().unwrap();
-            pooled_cpu += record["cpu_seconds"].as_f64().unwrap();
-            records += 1;
-        }
-    }
-    let rate = pooled_nodes as f64 / pooled_cpu;
-    // the empty board at x2,560 the milestone, in thousands of core-hours
-    let thousands = |nodes: u64| (nodes as f64 * 2560.0 / rate / 3600.0 / 1000.0).round();
+    let pooled: Vec<_> = zugzwang::record::load_dir(&root.join("solve-runs"))
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.moves.starts_with("0x0000000000101091:"))
+        .collect();
+    let records = pooled.len();
+    let rate = pooled.iter().map(|r| r.nodes as f64).sum::<f64>()
+        / pooled.iter().map(|r| r.cpu_seconds).sum::<f64>();
+    // the empty board at x2,560 the milestone, in core-hours to the nearest thousand
+    let core_hours = |nodes: u64| {
+        grouped((nodes as f64 * 2560.0 / rate / 3600.0 / 1000.0).round() as u64 * 1000)
+    };
     for want in [
         format!(
-            "{},000-{},000 core-hours at {:.3} M nodes per CPU second (all {records} reply records pooled)",
-            thousands(decided + open),
-            thousands(decided + 2 * open),
+            "{}-{} core-hours at {:.3} M nodes per CPU second (all {records} reply records pooled)",
+            core_hours(decided + open),
+            core_hours(decided + 2 * open),
             rate / 1e6
         ),
         format!(
