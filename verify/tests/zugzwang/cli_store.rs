@@ -1099,7 +1099,8 @@ fn grouped(n: u64) -> String {
 /// session resumes it; each decided reply's cell carries its winning move and all the work it
 /// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
 /// the end of its last segment (as does `solve-runs/README.md`'s "Which next"), and the empty
-/// board's core-hours at the rate of the milestone reply records pooled. The cells are
+/// board's nodes, core-hours, years and days (and TU Munich's share) at the rate of the
+/// milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
 #[test]
 fn the_readme_shows_the_milestone_ledger() {
@@ -1203,15 +1204,18 @@ fn the_readme_shows_the_milestone_ledger() {
     let records = pooled.len();
     let rate = pooled.iter().map(|r| r.nodes as f64).sum::<f64>()
         / pooled.iter().map(|r| r.cpu_seconds).sum::<f64>();
-    // the empty board at x2,560 the milestone, in core-hours to the nearest thousand
-    let core_hours = |nodes: u64| {
-        grouped((nodes as f64 * 2560.0 / rate / 3600.0 / 1000.0).round() as u64 * 1000)
-    };
+    // the empty board at x2,560 the milestone: its nodes, and its core-hours at the pooled rate
+    let empty = |nodes: u64| nodes as f64 * 2560.0;
+    let hours = |nodes: u64| empty(nodes) / rate / 3600.0;
+    let core_hours = |nodes: u64| grouped((hours(nodes) / 1000.0).round() as u64 * 1000);
+    let (low, twice) = (decided + open, decided + 2 * open);
+    let years = |nodes: u64| hours(nodes) / 2.0 / 24.0 / 365.0;
+    let days = |nodes: u64| hours(nodes) / 512.0 / 24.0;
     for want in [
         format!(
             "{}-{} core-hours at {:.3} M nodes per CPU second (all {records} reply records pooled)",
-            core_hours(decided + open),
-            core_hours(decided + 2 * open),
+            core_hours(low),
+            core_hours(twice),
             rate / 1e6
         ),
         format!(
@@ -1224,7 +1228,35 @@ fn the_readme_shows_the_milestone_ledger() {
         format!("counts as of {latest} UTC"),
         format!("({:.2} G in all)", decided as f64 / 1e9),
         format!("had {:.2} G more without a decision", open as f64 / 1e9),
-        format!("at least {:.1} G nodes", (decided + open) as f64 / 1e9),
+        format!(
+            "at least {:.1} G nodes, {:.1} G if each open reply needs twice what it has had",
+            low as f64 / 1e9,
+            twice as f64 / 1e9
+        ),
+        // the line's 11-stone position took 0.70 G nodes (solve-runs/README.md's snippet)
+        format!(
+            "at least x{:.0} over the line's 11-stone position",
+            low as f64 / 0.70e9
+        ),
+        format!(
+            "forecasts {:.1e}-{:.1e} nodes for the empty board",
+            empty(low),
+            empty(twice)
+        ),
+        format!(
+            "{:.1}-{:.1} years on this 2-core machine, {:.1}-{:.1} days on 512 cores at full \
+             efficiency ({:.1}-{:.1} at half)",
+            years(low),
+            years(twice),
+            days(low),
+            days(twice),
+            2.0 * days(low),
+            2.0 * days(twice)
+        ),
+        format!(
+            "TU Munich's unfinished 28,900 core-hours are about {:.0}% of the lower figure",
+            28_900.0 / hours(low) * 100.0
+        ),
     ] {
         assert!(readme.contains(&want), "the README's forecast: not {want}");
     }
