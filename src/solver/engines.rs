@@ -6,12 +6,14 @@ use super::config::{BestMoves, Engine, Mode, SolverConfig};
 use super::control::{with_ticks, Control};
 use super::games::{game_over_score, Solvable};
 use crate::game::Bits;
+use crate::search::proof::Scratch;
 use crate::search::seed::SeedSearch;
 use crate::search::vcf::ForcingSearch;
 use crate::search::{
     Depth, MemoryTable, ParallelSolver, Probe, ProofSearch, ProofTable, Stopped, Table,
 };
 use crate::store::{Store, StoreError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How often a proof search over a position store saves a snapshot of its table for resuming
@@ -56,6 +58,10 @@ pub(crate) struct ProofTables {
     store: Option<Box<Store>>,
     /// How often the search's snapshot is saved into the store.
     save_every: Duration,
+    /// The last search's caches, for the next question this solver is asked (see
+    /// [`Scratch`]): a caller asking many small questions (`table check` decides millions of
+    /// children) would otherwise spend most of its time zeroing a new 16 MiB cache for each.
+    scratch: Mutex<Option<Box<Scratch>>>,
 }
 
 impl ProofTables {
@@ -70,6 +76,7 @@ impl ProofTables {
             endgame,
             store: None,
             save_every: SEARCH_STATE_EVERY,
+            scratch: Mutex::new(None),
         }
     }
 
@@ -99,6 +106,7 @@ impl ProofTables {
             endgame: None,
             store: Some(Box::new(store)),
             save_every,
+            scratch: Mutex::new(None),
         })
     }
 
@@ -382,15 +390,42 @@ fn proof_number_search<G: Solvable>(
     analyze: bool,
 ) -> Result<Found, Stopped> {
     debug_assert_eq!(cfg.engine, Engine::Pn);
+    let scratch = (tables.scratch.lock().ok()).and_then(|mut kept| kept.take().map(|s| *s));
     let mut search =
-        proof_search(tables, cfg, control, None).with_root_report(control.root_report());
+        proof_search(tables, cfg, control, scratch).with_root_report(control.root_report());
     if let Some(store) = tables.store() {
         search = search.with_settled(store, PN_RECORD_MIN_WORK);
     }
     if let Some(first) = cfg.first {
         search = search.with_first_question(first.proof_question());
     }
-    let (score, best, move_scores) = if analyze {
+    let answer = proof_number_answer(g, &mut search, cfg, analyze);
+    let nodes = search.nodes + search.endgame_nodes;
+    if let Ok(mut kept) = tables.scratch.lock() {
+        *kept = Some(Box::new(search.into_scratch()));
+    }
+    let (score, best, move_scores) = answer?;
+    Ok(Found {
+        score,
+        best,
+        nodes,
+        cap: None,
+        probes: Vec::new(),
+        move_scores,
+    })
+}
+
+/// A score, its best moves and (analysing) every move's score.
+type Answer = (i32, Vec<u64>, Option<Vec<(u64, i32)>>);
+
+/// The [`Answer`] `search` finds for `g`.
+fn proof_number_answer<G: Solvable>(
+    g: &G,
+    search: &mut ProofSearch<'_>,
+    cfg: &SolverConfig,
+    analyze: bool,
+) -> Result<Answer, Stopped> {
+    Ok(if analyze {
         let scores = analyze_with(g, Mode::Weak, |child| search.value(child))?;
         let score = scores.iter().map(|m| m.1).max().unwrap_or(0);
         (score, best_of(&scores, score), Some(scores))
@@ -401,14 +436,6 @@ fn proof_number_search<G: Solvable>(
             which => search.best_moves(g, score, which == BestMoves::First)?,
         };
         (score, best, None)
-    };
-    Ok(Found {
-        score,
-        best,
-        nodes: search.nodes + search.endgame_nodes,
-        cap: None,
-        probes: Vec::new(),
-        move_scores,
     })
 }
 
@@ -419,7 +446,7 @@ pub(crate) fn proof_search<'t>(
     tables: &'t ProofTables,
     cfg: &SolverConfig,
     control: &'t Control,
-    scratch: Option<crate::search::proof::Scratch>,
+    scratch: Option<Scratch>,
 ) -> ProofSearch<'t> {
     let mut search = ProofSearch::reusing(&tables.proof, scratch)
         .with_progress(control.node_counter())

@@ -77,6 +77,8 @@ fn connect4_every_engine_and_mode_agrees_with_minimax() {
         (Engine::Pn, Mode::Weak, 1),
         (Engine::Pn, Mode::Weak, 2),
     ] {
+        // one solver for every position: what a proof search keeps for the next question
+        // (its caches of children and forcing-win searches) must not change an answer
         let mut s = solver(spec, engine, mode, threads);
         for g in careful_positions(start, 10, 40, 7) {
             check(&mut s, &g);

@@ -102,29 +102,40 @@ pub enum JobAnswer {
     },
 }
 
-/// What a search holds besides its tables — its cache of children and its forcing-win search —
-/// kept from one job to the next: allocating and faulting in 16 MiB of cache for every job of
-/// a few hundred nodes would cost more than the job.
+/// What a search holds besides its tables — its cache of children and its forcing-win search,
+/// and its helper threads' — kept from one search to the next (a worker's jobs, a solver's
+/// questions): allocating and faulting in 16 MiB of cache for every job of a few hundred nodes
+/// would cost more than the job. Once one such cache has been freed the allocator hands the
+/// next out of its heap, zeroed by hand rather than mapped lazily, so a new cache per small
+/// search costs a 16 MiB memset.
 pub struct Scratch {
     child_cache: ChildCache,
     forcing: ForcingSearch,
+    helpers: Vec<(ChildCache, ForcingSearch)>,
 }
 
 impl<'t> ProofSearch<'t> {
-    /// A search using `table` with the cache and forcing-win search of an earlier one (see
-    /// [`Scratch`]), or fresh ones.
+    /// A search using `table` with the caches and forcing-win searches of an earlier one (see
+    /// [`Scratch`]), or fresh ones. Sound for any later search of the same game under the same
+    /// keys: a cached list of children is a function of the position (its moves in order,
+    /// their keys), and the forcing-win search remembers only where it found no win.
     pub fn reusing(table: &'t ProofTable, scratch: Option<Scratch>) -> Self {
         match scratch {
-            Some(s) => Self::with_parts(table, s.forcing, s.child_cache),
+            Some(s) => {
+                let mut search = Self::with_parts(table, s.forcing, s.child_cache);
+                search.helpers = s.helpers;
+                search
+            }
             None => Self::new(table),
         }
     }
 
-    /// Ends this search, keeping its cache and forcing-win search for the next.
+    /// Ends this search, keeping its caches and forcing-win searches for the next.
     pub fn into_scratch(self) -> Scratch {
         Scratch {
             child_cache: self.child_cache,
             forcing: self.forcing,
+            helpers: self.helpers,
         }
     }
 
