@@ -5,7 +5,7 @@
 use super::protocol::{Fact, Job, Message, Outcome, Report};
 use super::worker_state::WorkerState;
 use crate::game::{Key, Player};
-use crate::search::proof::{JobAnswer, Scratch, Settled};
+use crate::search::proof::{JobAnswer, Settled};
 use crate::search::Bounds;
 use crate::solver::engines::{self, ProofTables, PN_RECORD_MIN_WORK};
 use crate::solver::games::Solvable;
@@ -44,8 +44,6 @@ pub struct JobWorker<G: Solvable> {
     tables: ProofTables,
     control: Arc<Control>,
     facts: Collected,
-    /// The last job's cache and forcing-win search, for the next.
-    scratch: Option<Scratch>,
     /// The last start position read, with its text.
     start: Option<(String, G)>,
     /// Where the worker saves its table for a restart, if the run has a table directory.
@@ -65,7 +63,6 @@ impl<G: Solvable> JobWorker<G> {
             control: Arc::new(Control::new()),
             facts: Collected::default(),
             start: None,
-            scratch: None,
             state: None,
             _game: PhantomData,
         }
@@ -146,12 +143,12 @@ impl<G: Solvable> JobWorker<G> {
             Ok(g) => g,
             Err(e) => return Some(refused(format!("job {}: {e}", job.id))),
         };
-        let scratch = self.scratch.take();
-        let mut search = engines::proof_search(&self.tables, &self.cfg, &self.control, scratch)
+        // (the tables keep the last job's caches for the next)
+        let mut search = engines::proof_search(&self.tables, &self.cfg, &self.control)
             .with_settled(&self.facts, PN_RECORD_MIN_WORK);
         let answer = search.question_within(&g, job.attacker, job.budget, job.thresholds);
         let nodes = search.nodes + search.endgame_nodes;
-        self.scratch = Some(search.into_scratch());
+        self.tables.keep_scratch(search);
         if let Some(state) = &mut self.state {
             state.save_if_due(&self.tables.proof);
         }

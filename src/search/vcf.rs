@@ -67,7 +67,16 @@ impl ForcingSearch {
     /// A search with this one's settings (budget, zugzwang ends) and empty memories, for
     /// another thread.
     pub fn fresh(&self) -> Self {
-        Self::new(self.budget).with_zugzwang_ends(self.zugzwang_ends)
+        let mut search = Self::new(self.budget);
+        search.follow(self);
+        search
+    }
+
+    /// Takes `leader`'s settings (budget, zugzwang ends), keeping its own memories: a helper
+    /// thread's search kept from an earlier question follows the one it helps now.
+    pub fn follow(&mut self, leader: &ForcingSearch) {
+        self.budget = leader.budget;
+        self.zugzwang_ends = leader.zugzwang_ends;
     }
 
     /// The same search with lines ending in a zugzwang allowed or not (see the module's doc).

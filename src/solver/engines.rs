@@ -110,6 +110,19 @@ impl ProofTables {
         })
     }
 
+    /// What the last search over these tables left for the next (see [`Scratch`]), if any.
+    fn take_scratch(&self) -> Option<Scratch> {
+        self.scratch.lock().ok()?.take().map(|kept| *kept)
+    }
+
+    /// Keeps `search`'s caches for the next search over these tables ([`proof_search`] takes
+    /// them).
+    pub fn keep_scratch(&self, search: ProofSearch<'_>) {
+        if let Ok(mut kept) = self.scratch.lock() {
+            *kept = Some(Box::new(search.into_scratch()));
+        }
+    }
+
     /// Saves the proof table into the store, if there is one.
     fn save_search_state(&self) {
         if let Some(store) = self.store() {
@@ -390,9 +403,7 @@ fn proof_number_search<G: Solvable>(
     analyze: bool,
 ) -> Result<Found, Stopped> {
     debug_assert_eq!(cfg.engine, Engine::Pn);
-    let scratch = (tables.scratch.lock().ok()).and_then(|mut kept| kept.take().map(|s| *s));
-    let mut search =
-        proof_search(tables, cfg, control, scratch).with_root_report(control.root_report());
+    let mut search = proof_search(tables, cfg, control).with_root_report(control.root_report());
     if let Some(store) = tables.store() {
         search = search.with_settled(store, PN_RECORD_MIN_WORK);
     }
@@ -401,9 +412,7 @@ fn proof_number_search<G: Solvable>(
     }
     let answer = proof_number_answer(g, &mut search, cfg, analyze);
     let nodes = search.nodes + search.endgame_nodes;
-    if let Ok(mut kept) = tables.scratch.lock() {
-        *kept = Some(Box::new(search.into_scratch()));
-    }
+    tables.keep_scratch(search);
     let (score, best, move_scores) = answer?;
     Ok(Found {
         score,
@@ -440,15 +449,14 @@ fn proof_number_answer<G: Solvable>(
 }
 
 /// The proof search `cfg` describes over `tables` (without the position store, which only the
-/// process that owns it may write), reusing an earlier search's `scratch` if given: the one place the configuration's knobs become a search, for
+/// process that owns it may write), with the caches the last search over them left ([`ProofTables::keep_scratch`]): the one place the configuration's knobs become a search, for
 /// a local solve and for a worker of the job-level search alike.
 pub(crate) fn proof_search<'t>(
     tables: &'t ProofTables,
     cfg: &SolverConfig,
     control: &'t Control,
-    scratch: Option<Scratch>,
 ) -> ProofSearch<'t> {
-    let mut search = ProofSearch::reusing(&tables.proof, scratch)
+    let mut search = ProofSearch::reusing(&tables.proof, tables.take_scratch())
         .with_progress(control.node_counter())
         .with_stop(control.stop_flag())
         .with_vcf_budget(cfg.vcf_budget)

@@ -103,10 +103,6 @@ impl<'t> ProofSearch<'t> {
     /// (see [`crate::search::vcf`]), or not.
     pub fn with_zugzwang_lines(mut self, on: bool) -> Self {
         self.forcing.zugzwang_ends = on;
-        // (helpers kept from an earlier search, see `ProofSearch::reusing`, follow suit)
-        for (_, forcing) in &mut self.helpers {
-            forcing.zugzwang_ends = on;
-        }
         self
     }
 
@@ -114,9 +110,6 @@ impl<'t> ProofSearch<'t> {
     /// and costs more per leaf).
     pub fn with_vcf_budget(mut self, budget: u32) -> Self {
         self.forcing.budget = budget;
-        for (_, forcing) in &mut self.helpers {
-            forcing.budget = budget;
-        }
         self
     }
 

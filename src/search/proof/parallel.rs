@@ -135,6 +135,9 @@ impl<'t> ProofSearch<'t> {
         );
         let mut helpers = std::mem::take(&mut self.helpers);
         helpers.truncate(threads - 1);
+        for (_, forcing) in &mut helpers {
+            forcing.follow(&own.1);
+        }
         while helpers.len() < threads - 1 {
             helpers.push((ChildCache::new(), own.1.fresh()));
         }
