@@ -449,8 +449,9 @@ fn proof_number_answer<G: Solvable>(
 }
 
 /// The proof search `cfg` describes over `tables` (without the position store, which only the
-/// process that owns it may write), with the caches the last search over them left ([`ProofTables::keep_scratch`]): the one place the configuration's knobs become a search, for
-/// a local solve and for a worker of the job-level search alike.
+/// process that owns it may write), with the caches the last search over them left
+/// ([`ProofTables::keep_scratch`]): the one place the configuration's knobs become a search,
+/// for a local solve and for a worker of the job-level search alike.
 pub(crate) fn proof_search<'t>(
     tables: &'t ProofTables,
     cfg: &SolverConfig,

@@ -1112,7 +1112,8 @@ fn grouped(n: u64) -> String {
 /// nodes) and, where its table is kept, where its last segment stopped, which is where the next
 /// session resumes it; each decided reply's cell carries its winning move and all the work it
 /// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
-/// the end of its last segment (as does `solve-runs/README.md`'s "Which next"), and the empty
+/// the end of its last segment (as does `solve-runs/README.md`'s "Which next", with the open
+/// replies least spent first and what each has had), and the empty
 /// board's nodes, core-hours, years and days (and TU Munich's share) at the rate of the
 /// milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
@@ -1141,8 +1142,8 @@ fn the_readme_shows_the_milestone_ledger() {
     hexes.sort_unstable();
     hexes.dedup();
     let (mut decided, mut open) = (0u64, 0u64);
-    // each decided reply's total, and how many replies are open
-    let (mut decided_each, mut open_count) = (Vec::new(), 0usize);
+    // each decided reply's total, and each open reply's with its name
+    let (mut decided_each, mut open_each) = (Vec::new(), Vec::new());
     const NUMBERS: [&str; 17] = [
         "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -1176,7 +1177,7 @@ fn the_readme_shows_the_milestone_ledger() {
             continue;
         }
         open += expanded + counted;
-        open_count += 1;
+        open_each.push((expanded + counted, hex));
         assert!(cell.contains("| open: "), "{hex}: {cell}");
         if expanded > 0 {
             let want = format!("{} df-pn expansions", millions(expanded));
@@ -1238,7 +1239,7 @@ fn the_readme_shows_the_milestone_ledger() {
             short(*decided_each.iter().min().unwrap()),
             short(*decided_each.iter().max().unwrap())
         ),
-        format!("and the {} open ones", NUMBERS[open_count]),
+        format!("and the {} open ones", NUMBERS[open_each.len()]),
         format!("counts as of {latest} UTC"),
         format!("({:.2} G in all)", decided as f64 / 1e9),
         format!("had {:.2} G more without a decision", open as f64 / 1e9),
@@ -1275,8 +1276,20 @@ fn the_readme_shows_the_milestone_ledger() {
         assert!(readme.contains(&want), "the README's forecast: not {want}");
     }
     let runs_readme = words(&std::fs::read_to_string(root.join("solve-runs/README.md")).unwrap());
-    let want =
-        format!("**Which next:** the replies with the least spent first (after {latest} UTC");
+    // the open replies, least spent first, each with what it has had
+    open_each.sort_unstable();
+    let named: Vec<String> = open_each
+        .iter()
+        .map(|&(spent, hex)| format!("{hex} ({:.2} G)", spent as f64 / 1e9))
+        .collect();
+    let list = match named.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let want = format!(
+        "**Which next:** the replies with the least spent first (after {latest} UTC: {list})"
+    );
     assert!(
         runs_readme.contains(&want),
         "solve-runs/README.md: not {want}"
