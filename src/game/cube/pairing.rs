@@ -15,6 +15,11 @@
 //!   stones on a line, the fourth cell empty). Pairs as in claimeven up to the threat; the cell
 //!   below it loses for S at once (F completes the line on top), so S plays there only when
 //!   nothing else is left, and nobody ever plays above the threat.
+//! - **odd threat in an empty column** (Connect Four's odd threat, see [`Position::new`]): a
+//!   threat of F on level 3 of a column with no stone. F plays the column as an odd one: its
+//!   bottom cell goes into the baseinverse matching, S gets level 2, F the threat on level 3
+//!   (S's move under it loses at once), and nobody gets level 4. This changes the parity of
+//!   the columns F must match, which is how the first player takes zugzwang from the second.
 //!
 //! If every empty cell is used (every column claimeven, levelled, blocked, or odd and matched), F
 //! always has an answer, and S's stones always lie on S's own cells: a line of S that holds a cell
@@ -97,6 +102,8 @@ struct Strategies {
     /// Aftereven generalised to the race (with `aftereven`): see [`beaten`].
     race: bool,
     levelling: bool,
+    /// Empty columns under an odd threat of F played as odd ones (see [`Position::new`]).
+    odd_threats: bool,
     /// Where the fixed pairings fail: every column played alone or in a pair by its group's
     /// game (`column_games`: lowinverse, highinverse and their mixtures).
     games: bool,
@@ -112,6 +119,7 @@ impl Strategies {
         aftereven: true,
         race: true,
         levelling: true,
+        odd_threats: true,
         games: true,
         loss_only: false,
     };
@@ -120,31 +128,20 @@ impl Strategies {
 /// [`follower_bound`] with only some of the pairings.
 fn bound_using(s: u64, f: u64, f_threats: u64, using: Strategies) -> i32 {
     let position = Position::new(s, f, f_threats);
-    let odd = position.odd;
-    let blockable = if using.blocking {
-        columns(position.blockers)
-    } else {
-        0
-    };
-    if !using.baseinverse && odd & !blockable != 0 {
-        return i32::MAX;
-    }
-    // Blocking a column is always at least as good for F as pairing it, except that the odd
-    // columns left unblocked must pair up: if their number is odd, one blockable odd column is
-    // matched instead of blocked.
-    let mut budget = GAME_BUDGET;
-    let mut bound = |blocked| match position.levelled_bound(blocked, Levelled::default(), using) {
-        i32::MAX if using.games => position.games_bound(blocked, &mut budget),
-        b => b,
-    };
-    if (odd & !blockable).count_ones() % 2 == 0 {
-        return bound(blockable);
-    }
-    let mut best = i32::MAX;
-    for c in Bits(odd & blockable) {
-        best = best.min(bound(blockable & !c));
-        if best < 0 {
-            break;
+    let mut best = position.blocked_bound(using);
+    if using.odd_threats && best >= 0 {
+        // Each empty column under an odd threat of F, played as an odd column: one at a time
+        // (one is what changes the parity; two change it back). The pair games see the columns
+        // as they are, so they are not asked here.
+        let fixed_only = Strategies {
+            games: false,
+            ..using
+        };
+        for c in Bits(columns(position.odd_threats)) {
+            best = best.min(position.odd_column(c).blocked_bound(fixed_only));
+            if best < 0 {
+                break;
+            }
         }
     }
     best
@@ -156,7 +153,14 @@ struct Position {
     f: u64,
     lowest: u64,
     blockers: u64,
+    /// The columns F plays as odd ones: an odd number of empty cells, or an empty column F
+    /// plays as one under its odd threat (in `odd_columns`).
     odd: u64,
+    /// F's threats on level 3 of a column with no stone (see [`Position::new`]).
+    odd_threats: u64,
+    /// The empty columns of `odd`, played so under an odd threat: never levelled, since a
+    /// level pair must take two columns of the same parity.
+    odd_columns: u64,
 }
 
 /// Columns F pairs level by level (see [`Position::levelled_bound`]), at most
@@ -192,6 +196,25 @@ struct Cells {
 }
 
 impl Position {
+    /// The position of S and F, every column as it is.
+    ///
+    /// Odd threats (the cells `odd_threats`): F's threat on level 3 (0-based 2) of a column
+    /// with no stone yet. F may play such a column as an odd one (its four cells: `b` the
+    /// bottom, `u` above it, `t` the threat, `a` on top): `b` is matched by baseinverse with
+    /// the bottom cell of another column played as odd (whichever of the two S takes, F takes
+    /// the other; both are always playable), and `u` is left to S. S never plays `u` while
+    /// anything else is left, since F answers it with `t` and completes its line; so the
+    /// game ends on `t` before anyone can play `a`, and `a` is nobody's. The column is then
+    /// exactly a baseinverse column of three cells (`b` open, `u` S's, `t` F's) with a cell
+    /// above it that is never played: every argument of [`Position::bound`] holds for it as
+    /// for any matched column, with F's threat line among F's sure lines (so no line of S
+    /// left means a loss for S: S runs out of other moves first and must play `u`). It is a
+    /// strategy only if the columns F matches pair up, and playing an even column as odd
+    /// changes their parity: with S = the second player to move, an odd number of columns
+    /// is odd, and without a blocked odd column the plain pairings prove nothing; one such
+    /// threat of the first player's fixes that (Allis' odd threat, the first player's way to
+    /// zugzwang in Connect Four). A threat on level 3 over one empty cell is a blocked
+    /// column already, and on level 4 over three empty cells F's cell by baseinverse.
     fn new(s: u64, f: u64, f_threats: u64) -> Self {
         let occ = s | f;
         let lowest = ((occ << 16) | BOTTOM) & !occ;
@@ -204,7 +227,51 @@ impl Position {
             blockers: f_threats & (lowest << 16 | lowest << 48),
             // a column's empty count is odd when its lowest empty cell is on level 1 or 3
             odd: columns(lowest & ODD_LEVELS),
+            odd_threats: f_threats & (lowest & BOTTOM) << 32,
+            odd_columns: 0,
         }
+    }
+
+    /// The same position with the empty column `c` (a bit of `columns(self.odd_threats)`)
+    /// played as an odd one under F's odd threat (see [`Position::new`]).
+    fn odd_column(&self, c: u64) -> Position {
+        Position {
+            odd: self.odd | c,
+            odd_columns: self.odd_columns | c,
+            ..*self
+        }
+    }
+
+    /// The bound over the choices of blocked columns for this position's odd columns.
+    fn blocked_bound(&self, using: Strategies) -> i32 {
+        let odd = self.odd;
+        let blockable = if using.blocking {
+            columns(self.blockers)
+        } else {
+            0
+        };
+        if !using.baseinverse && odd & !blockable != 0 {
+            return i32::MAX;
+        }
+        // Blocking a column is always at least as good for F as pairing it, except that the
+        // odd columns left unblocked must pair up: if their number is odd, one blockable odd
+        // column is matched instead of blocked.
+        let mut budget = GAME_BUDGET;
+        let mut bound = |blocked| match self.levelled_bound(blocked, Levelled::default(), using) {
+            i32::MAX if using.games => self.games_bound(blocked, &mut budget),
+            b => b,
+        };
+        if (odd & !blockable).count_ones() % 2 == 0 {
+            return bound(blockable);
+        }
+        let mut best = i32::MAX;
+        for c in Bits(odd & blockable) {
+            best = best.min(bound(blockable & !c));
+            if best < 0 {
+                break;
+            }
+        }
+        best
     }
 
     /// Who gets which cell when the columns `blocked` are blocked, the pairs `levelled` are
@@ -241,7 +308,7 @@ impl Position {
             Err(_) => return i32::MAX,
         };
         let empty = !(self.s | self.f);
-        let free = BOTTOM & !blocked & !levelled.columns;
+        let free = BOTTOM & !blocked & !levelled.columns & !self.odd_columns;
         let cells = line & empty & spread(free);
         // the level of a column's lowest empty cell, as a bit position (16 per level)
         let lowest_level = |c: u32| (self.lowest >> c & 0x0001_0001_0001_0001).trailing_zeros();
@@ -527,6 +594,7 @@ mod tests {
             aftereven,
             race: true,
             levelling,
+            odd_threats: true,
             games: false,
             loss_only: false,
         };
@@ -597,6 +665,67 @@ mod tests {
             g.play(mv);
         }
         Some(g)
+    }
+
+    /// A position with `empties` empty cells after plausible play (as [`plausible`]) that never
+    /// entered the column `column`, so that it is still empty, as an odd threat's column must
+    /// be. `None` if the game ended first or no safe move was left outside the column.
+    fn plausible_beside(empties: u32, column: u32, seed: &mut u64) -> Option<Cube> {
+        let mut g = Cube::new(Rules::Sogo);
+        let outside = !spread(1 << column);
+        while g.ply() < 64 - empties {
+            let safe = g.non_losing_moves() & outside;
+            if g.winning_moves() != 0 || safe == 0 {
+                return None;
+            }
+            let mut ranked: Vec<u64> = Bits(safe).collect();
+            ranked.sort_by_key(|&mv| std::cmp::Reverse(g.move_score(mv)));
+            g.play(ranked[(rng(seed) % ranked.len().min(3) as u64) as usize]);
+        }
+        (g.winning_moves() == 0 && g.non_losing_moves() != 0).then_some(g)
+    }
+
+    /// Odd threats in empty columns decide positions that every other pairing leaves open (a
+    /// loss of S where they proved at most "S cannot win", or where they proved nothing), most
+    /// with the second player to move, as the parity argument says; each such bound holds
+    /// against alpha-beta without static bounds.
+    #[test]
+    fn odd_threats_in_empty_columns_hold_against_search_without_bounds() {
+        let table = MemoryTable::with_bytes(16 << 20);
+        let mut seed = 0x0dd7_7123_a7e0_0003u64;
+        let no_odd_threats = Strategies {
+            odd_threats: false,
+            ..Strategies::ALL
+        };
+        // positions decided only with odd threats: the first player to move, the second
+        let mut decided = [0; 2];
+        for _ in 0..200_000 {
+            let empties = 13 + (rng(&mut seed) % 8) as u32;
+            let column = (rng(&mut seed) % 16) as u32;
+            let Some(g) = plausible_beside(empties, column, &mut seed) else {
+                continue;
+            };
+            let b = bound(&g, Strategies::ALL);
+            if b == i32::MAX || bound(&g, no_odd_threats) <= b {
+                continue;
+            }
+            assert_eq!(
+                b,
+                -1,
+                "{}: an odd threat proves a loss or nothing",
+                g.to_hex()
+            );
+            table.clear();
+            let mut plain = Searcher::new(&table).with_options(Options::baseline());
+            let v = plain.solve(&g, Depth::Weak).unwrap().signum();
+            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            decided[g.ply() as usize % 2] += 1;
+            if decided[1] >= 40 {
+                break;
+            }
+        }
+        eprintln!("decided only by odd threats (first player to move, second): {decided:?}");
+        assert!(decided[1] >= 30, "{decided:?}");
     }
 
     /// Aftereven, the race, level pairs and the pair games decide positions mostly with more
