@@ -71,8 +71,13 @@ pub fn run(a: &PackArgs) -> Result<i32, CliError> {
     let stored: u64 = runs.iter().map(Run::len).sum();
     write_store(&a.out, &m, words).map_err(|e| CliError::Failed(format!("--out: {e}")))?;
     let reach = if p.complete {
+        // the walk took all it reaches; the budget may still end the fill after it
+        let cut = match p.left_out {
+            0 => String::new(),
+            n => format!(", to --max-bytes ({n} left out)"),
+        };
         format!(
-            "every fact the walk reaches ({}), then {} the snapshot holds settled, costliest first, then {} of the store's others, the newest runs first",
+            "every fact the walk reaches ({}), then {} the snapshot holds settled, costliest first, then {} of the store's others, the newest runs first{cut}",
             p.walked,
             p.by_cost,
             p.others()

@@ -51,6 +51,8 @@ pub struct Pack {
     /// How many of `facts` (after the walk's) came from the snapshot's settled entries after
     /// the walk ran dry.
     pub by_cost: usize,
+    /// How many of the store's facts the budget left out (0: the pack holds all of them).
+    pub left_out: usize,
 }
 
 impl Pack {
@@ -220,6 +222,7 @@ pub fn pack<G: Game>(
         facts.extend(store.into_iter().filter(|&k| new_fact(k)).take(room));
     }
     Pack {
+        left_out: known.len() - facts.len(),
         facts,
         open: through_open,
         complete,
