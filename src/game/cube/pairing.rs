@@ -667,6 +667,15 @@ mod tests {
         Some(g)
     }
 
+    /// `b` bounds the value of `g` for its side to move by alpha-beta without static bounds
+    /// (itself checked against minimax), with `table` cleared first.
+    fn holds_against_search(table: &MemoryTable, g: &Cube, b: i32) {
+        table.clear();
+        let mut plain = Searcher::new(table).with_options(Options::baseline());
+        let v = plain.solve(g, Depth::Weak).unwrap().signum();
+        assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+    }
+
     /// A position with `empties` empty cells after plausible play (as [`plausible`]) that never
     /// entered the column `column`, so that it is still empty, as an odd threat's column must
     /// be. `None` if the game ended first or no safe move was left outside the column.
@@ -715,10 +724,7 @@ mod tests {
                 "{}: an odd threat proves a loss or nothing",
                 g.to_hex()
             );
-            table.clear();
-            let mut plain = Searcher::new(&table).with_options(Options::baseline());
-            let v = plain.solve(&g, Depth::Weak).unwrap().signum();
-            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            holds_against_search(&table, &g, b);
             decided[g.ply() as usize % 2] += 1;
             if decided[1] >= 40 {
                 break;
@@ -772,10 +778,7 @@ mod tests {
             if !needs.contains(&true) {
                 continue;
             }
-            table.clear();
-            let mut plain = Searcher::new(&table).with_options(Options::baseline());
-            let v = plain.solve(&g, Depth::Weak).unwrap().signum();
-            assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
+            holds_against_search(&table, &g, b);
             for (count, needed) in decided.iter_mut().zip(needs) {
                 *count += needed as usize;
             }
