@@ -64,12 +64,24 @@ pub fn plausible_line<G: Game>(
     start: &G,
     plies: u32,
     width: usize,
+    next: impl FnMut() -> u64,
+) -> Option<Vec<u64>> {
+    plausible_line_within(start, plies, width, !0, next)
+}
+
+/// [`plausible_line`] with the moves limited to the cells `allowed` (a game that keeps a column
+/// empty, say): `None` also when no non-losing move is left inside them.
+pub fn plausible_line_within<G: Game>(
+    start: &G,
+    plies: u32,
+    width: usize,
+    allowed: u64,
     mut next: impl FnMut() -> u64,
 ) -> Option<Vec<u64>> {
     let mut g = *start;
     let mut moves = Vec::new();
     while g.ply() < plies {
-        let safe = g.non_losing_moves();
+        let safe = g.non_losing_moves() & allowed;
         if safe == 0 || g.winning_moves() != 0 {
             return None;
         }
@@ -91,5 +103,46 @@ pub fn plausible_game<G: Game>(start: &G, plies: u32, width: usize, seed: &mut u
         if let Some(moves) = plausible_line(start, plies, width, || xorshift(seed)) {
             return moves;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::cube::Rules;
+    use crate::game::Cube;
+
+    /// A game limited to some cells plays only there, each move one of the `width` best
+    /// non-losing moves among them; unlimited, it is the same game as `plausible_line`'s.
+    #[test]
+    fn a_plausible_line_within_cells_keeps_to_them() {
+        let start = Cube::new(Rules::Sogo);
+        let mut lines = 0;
+        for column in 0..16u32 {
+            let outside: u64 = !(0x0001_0001_0001_0001u64 << column);
+            let mut seed = 0x5eed_0000_0000_0001 + u64::from(column);
+            let Some(moves) = plausible_line_within(&start, 30, 3, outside, || xorshift(&mut seed))
+            else {
+                continue;
+            };
+            lines += 1;
+            assert_eq!(moves.len(), 30);
+            let mut g = start;
+            for mv in moves {
+                assert_eq!(mv & outside, mv, "column {column}: a move inside it");
+                let safe = g.non_losing_moves() & outside;
+                let better = Bits(safe)
+                    .filter(|&m| g.move_score(m) > g.move_score(mv))
+                    .count();
+                assert!(safe & mv != 0 && better < 3, "column {column}");
+                g.play(mv);
+            }
+            let (mut a, mut b) = (u64::from(column) + 1, u64::from(column) + 1);
+            assert_eq!(
+                plausible_line_within(&start, 30, 3, !0, || xorshift(&mut a)),
+                plausible_line(&start, 30, 3, || xorshift(&mut b)),
+            );
+        }
+        assert!(lines >= 8, "{lines} of 16 games reached 30 stones");
     }
 }

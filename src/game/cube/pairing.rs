@@ -570,7 +570,7 @@ mod tests {
     use super::*;
     use crate::game::{Cube, Game, Player, Rules};
     use crate::search::negamax::{Depth, Options, Searcher};
-    use crate::search::order::plausible_line;
+    use crate::search::order::{plausible_line, plausible_line_within};
     use crate::search::reference::minimax;
     use crate::search::{MemoryTable, Table};
     use crate::util::random_play::careful_random;
@@ -682,16 +682,10 @@ mod tests {
     fn plausible_beside(empties: u32, column: u32, seed: &mut u64) -> Option<Cube> {
         let mut g = Cube::new(Rules::Sogo);
         let outside = !spread(1 << column);
-        while g.ply() < 64 - empties {
-            let safe = g.non_losing_moves() & outside;
-            if g.winning_moves() != 0 || safe == 0 {
-                return None;
-            }
-            let mut ranked: Vec<u64> = Bits(safe).collect();
-            ranked.sort_by_key(|&mv| std::cmp::Reverse(g.move_score(mv)));
-            g.play(ranked[(rng(seed) % ranked.len().min(3) as u64) as usize]);
+        for mv in plausible_line_within(&g, 64 - empties, 3, outside, || rng(seed))? {
+            g.play(mv);
         }
-        (g.winning_moves() == 0 && g.non_losing_moves() != 0).then_some(g)
+        Some(g)
     }
 
     /// Odd threats in empty columns decide positions that every other pairing leaves open (a
