@@ -313,7 +313,7 @@ fn watch_a_stopped_solve<T: Send>(
 /// progress display does), and it names some move before the search ends.
 #[test]
 fn the_move_being_searched_is_a_move_of_the_position() {
-    // the milestone line's 24 stones: seconds of search (the showcase preset takes about one)
+    // the milestone line's 24 stones: seconds of search (the showcase preset is too quick)
     let position = "0x00001000171014b1:0x1000041008218b48";
     let g = <Cube as Solvable>::parse(GameSpec::Cube(Rules::Sogo), position, 0).unwrap();
     let names: Vec<String> = crate::game::Bits(crate::game::Game::non_losing_moves(&g))

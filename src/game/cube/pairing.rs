@@ -570,7 +570,7 @@ mod tests {
     use super::*;
     use crate::game::{Cube, Game, Player, Rules};
     use crate::search::negamax::{Depth, Options, Searcher};
-    use crate::search::order::{plausible_line, plausible_line_within};
+    use crate::search::order::plausible_line_within;
     use crate::search::reference::minimax;
     use crate::search::{MemoryTable, Table};
     use crate::util::random_play::careful_random;
@@ -634,7 +634,7 @@ mod tests {
         let (mut checked, mut by_empties) = (0, [0usize; 2]);
         for i in 0..4000 {
             let empties = if i % 2 == 0 { 10 } else { 40 };
-            let Some(g) = plausible(empties, &mut seed) else {
+            let Some(g) = plausible(empties, !0, &mut seed) else {
                 continue;
             };
             let p = Player::of_ply(g.ply());
@@ -658,10 +658,11 @@ mod tests {
 
     /// A position with `empties` empty cells after plausible play from the empty board (see
     /// `order::plausible_line`: careful random play leaves few of the long lines that aftereven
-    /// and level pairs need). `None` if the game ended first.
-    fn plausible(empties: u32, seed: &mut u64) -> Option<Cube> {
+    /// and level pairs need), every move in the cells `allowed`. `None` if the game ended first
+    /// or no safe move was left in them.
+    fn plausible(empties: u32, allowed: u64, seed: &mut u64) -> Option<Cube> {
         let mut g = Cube::new(Rules::Sogo);
-        for mv in plausible_line(&g, 64 - empties, 3, || rng(seed))? {
+        for mv in plausible_line_within(&g, 64 - empties, 3, allowed, || rng(seed))? {
             g.play(mv);
         }
         Some(g)
@@ -674,18 +675,6 @@ mod tests {
         let mut plain = Searcher::new(table).with_options(Options::baseline());
         let v = plain.solve(g, Depth::Weak).unwrap().signum();
         assert!(v <= b, "{} bound {b} value {v}", g.to_hex());
-    }
-
-    /// A position with `empties` empty cells after plausible play (as [`plausible`]) that never
-    /// entered the column `column`, so that it is still empty, as an odd threat's column must
-    /// be. `None` if the game ended first or no safe move was left outside the column.
-    fn plausible_beside(empties: u32, column: u32, seed: &mut u64) -> Option<Cube> {
-        let mut g = Cube::new(Rules::Sogo);
-        let outside = !spread(1 << column);
-        for mv in plausible_line_within(&g, 64 - empties, 3, outside, || rng(seed))? {
-            g.play(mv);
-        }
-        Some(g)
     }
 
     /// Odd threats in empty columns decide positions that every other pairing leaves open (a
@@ -705,7 +694,8 @@ mod tests {
         for _ in 0..200_000 {
             let empties = 13 + (rng(&mut seed) % 8) as u32;
             let column = (rng(&mut seed) % 16) as u32;
-            let Some(g) = plausible_beside(empties, column, &mut seed) else {
+            // the column stays empty, as an odd threat's column must be
+            let Some(g) = plausible(empties, !spread(1 << column), &mut seed) else {
                 continue;
             };
             let b = bound(&g, Strategies::ALL);
@@ -756,7 +746,7 @@ mod tests {
         let mut decided = [0; 4];
         for _ in 0..100_000 {
             let empties = 13 + (rng(&mut seed) % 8) as u32;
-            let Some(g) = plausible(empties, &mut seed) else {
+            let Some(g) = plausible(empties, !0, &mut seed) else {
                 continue;
             };
             let b = bound(&g, Strategies::ALL);
