@@ -134,6 +134,9 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
     let fill = control.table_fill();
     if fill > 0.0 {
         msg += &format!(", table {:.0}% full", fill * 100.0);
+        if control.table_on_gigantic_pages() {
+            msg += " (1 GiB pages)";
+        }
     }
     msg
 }

@@ -30,6 +30,8 @@ pub struct Control {
     settled: AtomicU64,
     /// How full the main table is, in thousandths (sampled now and then).
     fill: AtomicU64,
+    /// Whether the main table is on 1 GiB pages (worth knowing when a long solve is slow).
+    gigantic_pages: AtomicBool,
     /// The game's move names by cell, set by the solver (see [`Control::working_on`]).
     move_names: Mutex<Vec<String>>,
 }
@@ -131,6 +133,16 @@ impl Control {
     pub(crate) fn set_table_fill(&self, fill: f64) {
         self.fill
             .store((fill * 1000.0).round() as u64, Ordering::Relaxed);
+    }
+
+    /// Whether the search's main table is on 1 GiB pages ([`crate::util::huge_pages`]; false
+    /// before a proof search has reported).
+    pub fn table_on_gigantic_pages(&self) -> bool {
+        self.gigantic_pages.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_table_on_gigantic_pages(&self, gigantic: bool) {
+        self.gigantic_pages.store(gigantic, Ordering::Relaxed);
     }
 
     /// Where the proof search publishes its root's state.

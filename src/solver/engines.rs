@@ -141,6 +141,7 @@ impl ProofTables {
     /// Publishes the tables' state in `control`.
     fn report(&self, control: &Control) {
         control.set_table_fill(self.proof.fill());
+        control.set_table_on_gigantic_pages(self.proof.on_gigantic_pages());
         if let Some(store) = self.store() {
             control.set_settled(store.stats().entries);
         }

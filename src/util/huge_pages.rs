@@ -7,8 +7,20 @@
 //! cache miss itself. The pages arrive lazily and already zeroed by the kernel, so a large table
 //! costs nothing until touched and needs no clearing pass. The advice is only a hint; without
 //! transparent huge pages (or off Linux) everything works the same, only slower.
+//!
+//! An array asked for with [`HugeArray::zeroed_on_largest_pages`] goes on 1 GiB pages instead,
+//! if it is whole gibibytes and the machine's administrator has reserved enough of them
+//! (`/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages`): a table of gigabytes spans
+//! thousands of 2 MiB pages, more than the TLB holds, so a long solve's random probes still miss
+//! it, and a handful of 1 GiB pages covers the whole table. The kernel reserves such pages when
+//! the mapping is made, so a pool too small for the array fails at once and the array falls back
+//! to 2 MiB pages; once mapped, the pages are the array's, zeroed on first touch. Such a pool is
+//! small where it exists at all (a gibibyte of contiguous free memory is rare on a machine that
+//! has run for a while), so only the table a long solve probes most asks for it: the proof
+//! search's (the search's profile has a quarter of its time in that table's first probe of a
+//! position's children).
 
-use memmap2::MmapMut;
+use memmap2::{MmapMut, MmapOptions};
 use std::io;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -36,6 +48,8 @@ pub struct HugeArray<T: Zeroed> {
     /// The mapping's start (dangling when empty), kept so that a probe needs no branch.
     ptr: NonNull<T>,
     len: usize,
+    /// Whether the mapping is on 1 GiB pages (see the module documentation).
+    gigantic: bool,
     _owns: PhantomData<T>,
 }
 
@@ -48,28 +62,68 @@ unsafe impl<T: Zeroed + Sync> Sync for HugeArray<T> {}
 /// Zeroed `u64` words: the store's resident filters and fences.
 pub type HugeWords = HugeArray<u64>;
 
+/// log2 of the bytes of the largest page x86-64 offers (1 GiB).
+const GIGANTIC_PAGE_BITS: u8 = 30;
+
+/// A zeroed anonymous mapping of `bytes`: with `largest`, on 1 GiB pages where it is whole
+/// gibibytes and the reserved pool has room for it (then `true`); on 2 MiB pages (a hint)
+/// otherwise.
+fn map_zeroed(bytes: usize, largest: bool) -> io::Result<(MmapMut, bool)> {
+    #[cfg(target_os = "linux")]
+    if largest && bytes % (1 << GIGANTIC_PAGE_BITS) == 0 {
+        // fails at once (ENOMEM) unless the pool holds enough free pages: the kernel reserves
+        // them with the mapping, so no later touch can find a page missing
+        if let Ok(map) = MmapOptions::new()
+            .len(bytes)
+            .huge(Some(GIGANTIC_PAGE_BITS))
+            .map_anon()
+        {
+            return Ok((map, true));
+        }
+    }
+    let map = MmapOptions::new().len(bytes).map_anon()?;
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage); // a hint; failure only costs speed
+    Ok((map, false))
+}
+
 impl<T: Zeroed> HugeArray<T> {
-    /// `len` zeroed elements.
+    /// `len` zeroed elements on 2 MiB pages.
     pub fn zeroed(len: usize) -> io::Result<Self> {
+        Self::map(len, false)
+    }
+
+    /// `len` zeroed elements, on 1 GiB pages where the machine has them to spare (see the
+    /// module documentation), else on 2 MiB pages.
+    pub fn zeroed_on_largest_pages(len: usize) -> io::Result<Self> {
+        Self::map(len, true)
+    }
+
+    fn map(len: usize, largest: bool) -> io::Result<Self> {
         let bytes = len * std::mem::size_of::<T>();
         if bytes == 0 {
             return Ok(HugeArray {
                 _map: None,
                 ptr: NonNull::dangling(),
                 len,
+                gigantic: false,
                 _owns: PhantomData,
             });
         }
-        let mut map = MmapMut::map_anon(bytes)?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage); // a hint; failure only costs speed
+        let (mut map, gigantic) = map_zeroed(bytes, largest)?;
         let ptr = NonNull::new(map.as_mut_ptr().cast::<T>()).expect("a mapping is not null");
         Ok(HugeArray {
             _map: Some(map),
             ptr,
             len,
+            gigantic,
             _owns: PhantomData,
         })
+    }
+
+    /// Whether the array is on 1 GiB pages (see the module documentation).
+    pub fn on_gigantic_pages(&self) -> bool {
+        self.gigantic
     }
 
     /// The elements.
@@ -130,5 +184,33 @@ mod tests {
         assert_eq!(s.bytes(), 48);
         let empty = HugeWords::zeroed(0).unwrap();
         assert!(empty.is_empty() && empty.as_slice().is_empty());
+        assert!(!w.on_gigantic_pages() && !s.on_gigantic_pages());
+    }
+
+    /// Free 1 GiB pages in the machine's pool (0 where there is none).
+    fn free_gigantic_pages() -> u64 {
+        std::fs::read_to_string("/sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_gibibyte_array_is_zeroed_on_whichever_pages_the_machine_has() {
+        let free_before = free_gigantic_pages();
+        let mut w = HugeWords::zeroed_on_largest_pages(1 << 27).unwrap(); // 1 GiB
+        if free_before == 0 {
+            // no pool (as in CI): 2 MiB pages, the same array
+            assert!(!w.on_gigantic_pages());
+        }
+        let last = w.len() - 1;
+        assert_eq!((w.as_slice()[0], w.as_slice()[last]), (0, 0));
+        w.as_mut_slice()[last] = 3;
+        assert_eq!(w.as_slice()[last], 3);
+        // not whole gibibytes, or not asked for: never on 1 GiB pages
+        assert!(!HugeWords::zeroed(1 << 27).unwrap().on_gigantic_pages());
+        assert!(!HugeWords::zeroed_on_largest_pages((1 << 27) + 8)
+            .unwrap()
+            .on_gigantic_pages());
     }
 }

@@ -55,7 +55,7 @@ impl ProofTable {
     pub fn new(bytes: usize) -> Self {
         let growth = Growth::new(bytes / (16 * WAYS), START_BUCKETS, WAYS);
         ProofTable {
-            slots: HugeArray::zeroed(WAYS * growth.max_buckets())
+            slots: HugeArray::zeroed_on_largest_pages(WAYS * growth.max_buckets())
                 .expect("cannot map memory for the table"),
             growth,
         }
@@ -69,6 +69,11 @@ impl ProofTable {
     /// Bytes in use now.
     pub fn active_bytes(&self) -> usize {
         self.growth.active_buckets() * WAYS * 16
+    }
+
+    /// Whether the table is on 1 GiB pages (see [`crate::util::huge_pages`]).
+    pub fn on_gigantic_pages(&self) -> bool {
+        self.slots.on_gigantic_pages()
     }
 
     /// The slots in use now.
