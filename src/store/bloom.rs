@@ -39,7 +39,7 @@ fn mix(mut x: u64) -> u64 {
 
 /// The block a key goes to, and the 64 bits its probes are taken from.
 #[inline]
-fn locate(key: u64, blocks: u64) -> (usize, u64) {
+pub(super) fn locate(key: u64, blocks: u64) -> (usize, u64) {
     let h1 = mix(key ^ 0x9e37_79b9_7f4a_7c15);
     let h2 = mix(key.wrapping_add(0x6a09_e667_f3bc_c909));
     // multiply-high maps h1 uniformly onto 0..blocks without a division
@@ -49,7 +49,7 @@ fn locate(key: u64, blocks: u64) -> (usize, u64) {
 
 /// Whether all `K` probe bits taken from `h` are set in the block.
 #[inline(always)]
-fn test_bits<const K: usize>(words: &[u64; WORDS_PER_BLOCK], h: u64) -> bool {
+pub(super) fn test_bits<const K: usize>(words: &[u64; WORDS_PER_BLOCK], h: u64) -> bool {
     let mut missing = 0u64;
     for i in 0..K {
         let bit = (h >> (9 * i)) & 511;

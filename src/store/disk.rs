@@ -1,6 +1,7 @@
 //! The disk layer: the write buffer, flushing it into runs, and merging runs (on a background
 //! thread).
 
+use super::all_runs_filter::AllRunsFilter;
 use super::config::StoreConfig;
 use super::entry::{values_from_bounds, Entry, Knowledge};
 use super::error::StoreError;
@@ -23,13 +24,58 @@ pub(super) struct Pending {
     pub(super) last_flush: Instant,
 }
 
+/// The runs a lookup sees, and the filter over all their keys (kept together under one lock: the
+/// filter is replaced only where a run is published, see [`AllRunsFilter`]).
+pub(super) struct Runs {
+    pub(super) list: Vec<Arc<Run>>,
+    pub(super) filter: Arc<AllRunsFilter>,
+}
+
+impl Runs {
+    /// `list` with a filter holding all their keys, sized for twice as many keys as they hold
+    /// and at least `min_capacity`.
+    pub(super) fn new(list: Vec<Arc<Run>>, min_capacity: u64) -> std::io::Result<Runs> {
+        let filter = Arc::new(filter_over(&list, min_capacity)?);
+        Ok(Runs { list, filter })
+    }
+}
+
+/// The least a runs' filter is sized for: a few flushes' worth of keys, so that a new store does
+/// not rebuild its filter at every flush.
+pub(super) fn min_filter_capacity(cfg: &StoreConfig) -> u64 {
+    4 * cfg.buffer_entries as u64
+}
+
+/// A filter over every key of `runs`, sized for twice their entries and at least `min_capacity`.
+fn filter_over(runs: &[Arc<Run>], min_capacity: u64) -> std::io::Result<AllRunsFilter> {
+    let entries: u64 = runs.iter().map(|r| r.len()).sum();
+    let filter = AllRunsFilter::with_capacity((2 * entries).max(min_capacity))?;
+    for r in runs {
+        filter.insert_entries(r.entries());
+    }
+    Ok(filter)
+}
+
+impl std::ops::Deref for Runs {
+    type Target = Vec<Arc<Run>>;
+    fn deref(&self) -> &Vec<Arc<Run>> {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Runs {
+    fn deref_mut(&mut self) -> &mut Vec<Arc<Run>> {
+        &mut self.list
+    }
+}
+
 /// The disk layer of a [`super::Store`]: its directory, its runs, the write buffer and the
 /// merge thread. Shared (`Arc`) between the store and a running background merge.
 pub(super) struct Disk {
     pub(super) dir: PathBuf,
     pub(super) id: Identity,
     pub(super) cfg: StoreConfig,
-    pub(super) runs: RwLock<Vec<Arc<Run>>>,
+    pub(super) runs: RwLock<Runs>,
     /// Whether `runs` is non-empty, readable without the lock: until the first flush every
     /// probe skips the disk layer for the price of one relaxed load.
     pub(super) has_runs: AtomicBool,
@@ -57,6 +103,11 @@ impl Disk {
         }
         let runs = self.runs.read().expect("store lock poisoned");
         if runs.len() > 1 {
+            // one block read says whether any run may hold the key (with one run, its own
+            // filter is the same test)
+            if !runs.filter.may_contain(key.get()) {
+                return Knowledge::NONE;
+            }
             // every run's filter block is loaded at once: the reads overlap
             for r in runs.iter() {
                 r.prefetch(key);
@@ -67,6 +118,20 @@ impl Disk {
             k.0 |= r.lookup(key).0;
         }
         k
+    }
+
+    /// Asks the processor to start loading what a lookup of `key` reads first: the block of the
+    /// filter over all runs, or with one run its own filter's (a hint).
+    #[inline]
+    pub(super) fn prefetch(&self, key: Key) {
+        if !self.has_runs.load(Ordering::Relaxed) {
+            return;
+        }
+        let runs = self.runs.read().expect("store lock poisoned");
+        match runs.as_slice() {
+            [one] => one.prefetch(key),
+            _ => runs.filter.prefetch(key.get()),
+        }
     }
 
     pub(super) fn fail(&self, e: StoreError) {
@@ -244,9 +309,27 @@ impl Disk {
             )
         }?;
         self.flushed.fetch_add(n, Ordering::Relaxed);
+        // the new run's keys go into the filter before the run is visible (see AllRunsFilter);
+        // a full filter is replaced by one twice the size, built from every run (a merge
+        // meanwhile only moves keys between runs, all of them in the snapshot's)
+        let run = Arc::new(run);
+        let filter = Arc::clone(&self.runs.read().expect("store lock poisoned").filter);
+        let larger = if filter.is_full() {
+            let mut all = self.runs.read().expect("store lock poisoned").list.clone();
+            all.push(Arc::clone(&run));
+            let larger = filter_over(&all, min_filter_capacity(&self.cfg))
+                .map_err(|e| StoreError::Io(self.dir.clone(), format!("a runs' filter: {e}")))?;
+            Some(Arc::new(larger))
+        } else {
+            filter.insert_entries(run.entries());
+            None
+        };
         let count = {
             let mut runs = self.runs.write().expect("store lock poisoned");
-            runs.push(Arc::new(run));
+            if let Some(larger) = larger {
+                runs.filter = larger;
+            }
+            runs.push(run);
             self.has_runs.store(true, Ordering::Relaxed);
             runs.len()
         };

@@ -2,7 +2,7 @@
 
 use super::checkpoint::SearchState;
 use super::config::StoreConfig;
-use super::disk::{Disk, Pending};
+use super::disk::{min_filter_capacity, Disk, Pending, Runs};
 use super::entry::Knowledge;
 use super::error::StoreError;
 use super::files::{remove_stale_temporaries, run_files};
@@ -85,6 +85,8 @@ impl Store {
             }?));
         }
         let next = files.last().map_or(1, |(s, _)| s + 1);
+        let runs = Runs::new(runs, min_filter_capacity(&cfg))
+            .map_err(|e| StoreError::Io(dir.to_path_buf(), format!("a runs' filter: {e}")))?;
         Ok(Store {
             mem: MemoryTable::with_bytes(cfg.mem_bytes),
             disk: Some(Arc::new(Disk {
@@ -199,11 +201,11 @@ impl Store {
         }
     }
 
-    /// Bytes the runs keep in memory (Bloom filters and fences).
+    /// Bytes the runs keep in memory (Bloom filters and fences, and the filter over all runs).
     pub fn resident_bytes(&self) -> u64 {
         self.disk.as_ref().map_or(0, |d| {
             let runs = d.runs.read().expect("store lock poisoned");
-            runs.iter().map(|r| r.resident_bytes()).sum()
+            runs.filter.bytes() + runs.iter().map(|r| r.resident_bytes()).sum::<u64>()
         })
     }
 
@@ -240,7 +242,7 @@ impl Drop for Store {
 
 impl Table for Store {
     /// The memory layer's slot only: every probe reads it, while the runs are read only where
-    /// it has no exact value (and their Bloom blocks sit behind the runs' lock).
+    /// it has no exact value.
     #[inline]
     fn prefetch(&self, key: Key) {
         self.mem.prefetch(key);
@@ -253,18 +255,9 @@ impl Table for Store {
             return m;
         }
         let Some(d) = &self.disk else { return m };
-        let k = d.lookup(key);
-        if k.is_empty() {
-            return m;
-        }
-        let Some(db) = k.to_bounds() else {
-            d.fail(StoreError::Conflict(
-                d.dir.clone(),
-                format!("key {key:#x} has contradicting entries in different runs"),
-            ));
+        let Some(db) = disk_bounds(d, key) else {
             return m;
         };
-        d.hits.fetch_add(1, Ordering::Relaxed);
         let Some(mb) = m else { return Some(db) };
         let b = Bounds {
             lower: mb.lower.max(db.lower),
@@ -298,18 +291,52 @@ impl Table for Store {
     }
 }
 
-/// The proof search's view of the store: what memory or disk knows, and every result the search
-/// chose to keep (its own work threshold replaces [`StoreConfig::min_work`], whose unit is
-/// alpha-beta's cheaper nodes).
+/// What the runs say of `key` as bounds, counted as a disk hit; `None` if they say nothing, or
+/// contradict each other (then the store's error).
+#[inline]
+fn disk_bounds(d: &Disk, key: Key) -> Option<Bounds> {
+    let k = d.lookup(key);
+    if k.is_empty() {
+        return None;
+    }
+    let Some(b) = k.to_bounds() else {
+        d.fail(StoreError::Conflict(
+            d.dir.clone(),
+            format!("key {key:#x} has contradicting entries in different runs"),
+        ));
+        return None;
+    };
+    d.hits.fetch_add(1, Ordering::Relaxed);
+    Some(b)
+}
+
+/// The proof search's view of the store: what the runs know (or, in a store without runs, the
+/// memory layer), and every result the search chose to keep (its own work threshold replaces
+/// [`StoreConfig::min_work`], whose unit is alpha-beta's cheaper nodes).
+///
+/// With runs, the memory layer is not asked. It holds two things: what this process recorded,
+/// which the proof search finds first in its own table, where it proved it (and, once evicted
+/// there, in the runs after the next flush, a few seconds later); and the alpha-beta endgame's
+/// results, which the endgame finds in it at its first probe. So a proof search asking it about a
+/// position new to its proof table nearly never learns anything (README, "Why the defaults are
+/// what they are"), and each asking costs a random read of a table of gigabytes. Leaving it out
+/// can only lose facts, never give a wrong one: a fact missed is searched again.
 impl Settled for Store {
     #[inline]
     fn settled(&self, key: Key) -> Option<Bounds> {
-        self.probe(key)
+        match &self.disk {
+            Some(d) => disk_bounds(d, key),
+            None => self.mem.probe(key),
+        }
     }
 
+    /// The block of the filter over all runs (or, without runs, the memory layer's slot).
     #[inline]
     fn prefetch(&self, key: Key) {
-        Table::prefetch(self, key);
+        match &self.disk {
+            Some(d) => d.prefetch(key),
+            None => self.mem.prefetch(key),
+        }
     }
 
     fn record(&self, key: Key, bounds: Bounds, work: u64) {
@@ -386,6 +413,13 @@ mod tests {
                 .unwrap();
             let got = store.disk_knowledge(Key::new(k));
             assert_eq!(got.normalised().unwrap(), want, "key {k}");
+            // the proof search's view is the runs' (everything is flushed here)
+            let settled = Settled::settled(store, Key::new(k));
+            assert_eq!(
+                settled,
+                (!got.is_empty()).then(|| got.to_bounds().unwrap()),
+                "key {k}"
+            );
             // and the probe never claims more than the truth allows
             if let Some(b) = store.probe(Key::new(k)) {
                 assert!(b.lower <= truth(k) && truth(k) <= b.upper, "key {k}: {b:?}");
@@ -445,6 +479,60 @@ mod tests {
                 prop_assert!(run.is_ok(), "{}: {:?}", path.display(), run.err());
             }
         }
+    }
+
+    /// The filter over all runs outgrows its first size and is rebuilt larger, in flushes
+    /// racing background merges, and never loses a key: every key flushed is found, and a key
+    /// never stored is not.
+    #[test]
+    fn the_filter_over_all_runs_grows_and_keeps_every_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        let first = store
+            .disk
+            .as_ref()
+            .unwrap()
+            .runs
+            .read()
+            .unwrap()
+            .filter
+            .capacity();
+        let win = Bounds {
+            lower: 1,
+            upper: 1,
+            best: None,
+        };
+        for k in 0..400u64 {
+            store.store(Key::new(k * 3), win, 1000);
+            if k % 37 == 0 {
+                store.flush().unwrap();
+                for j in 0..=k {
+                    assert_eq!(
+                        store.disk_knowledge(Key::new(j * 3)),
+                        Knowledge::NONE.with(Value::Win)
+                    );
+                }
+            }
+        }
+        store.flush().unwrap();
+        let grown = store
+            .disk
+            .as_ref()
+            .unwrap()
+            .runs
+            .read()
+            .unwrap()
+            .filter
+            .capacity();
+        assert!(grown >= 400 && first < 400, "capacity {first} -> {grown}");
+        for k in 0..400u64 {
+            assert_eq!(
+                store.disk_knowledge(Key::new(k * 3)),
+                Knowledge::NONE.with(Value::Win)
+            );
+            assert!(store.disk_knowledge(Key::new(k * 3 + 1)).is_empty());
+        }
+        assert!(store.error().is_none());
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //!   merged k-way ([`merge`]) into one. Writes are atomic, so a process killed at any moment leaves
 //!   a directory that reopens with everything flushed before the kill.
 //!
-//! A probe asks memory first; unless memory knows the exact score, the runs are asked too (Bloom
-//! filter, then binary search) and the two answers are intersected. Contradictions — the disk
+//! A probe asks memory first; unless memory knows the exact score, the runs are asked too (one
+//! filter over all runs, then each run's Bloom filter, then binary search) and the two answers are
+//! intersected. The proof search asks the runs alone (see `Settled for Store` in [`layers`]). Contradictions — the disk
 //! says win, the search proves a draw at most — are errors that are reported
 //! ([`Store::error`]), never resolved by picking one.
 //!
@@ -39,11 +40,13 @@
 //! | [`header`] | a run file's 256-byte header (the crate's only bincode) |
 //! | [`entry`] | the `u64` entry: key and 2-bit value |
 //! | [`bloom`] | the blocked Bloom filter of a run |
+//! | `all_runs_filter` | one blocked Bloom filter over the keys of all runs, asked before theirs |
 //! | [`merge`] | k-way merge and normalisation of sorted entries |
 //! | [`resident`] | huge-page memory for a run's Bloom filter and fence |
 //! | [`checkpoint`] | `search-state.zzs`: a proof search's open numbers, for resuming (not facts) |
 //! | [`check`] | `table check`: is every stored value justified by its children? (any game; Connect Four also decodes keys) |
 
+mod all_runs_filter;
 pub mod bloom;
 pub mod check;
 pub mod checkpoint;
