@@ -1,5 +1,6 @@
-//! One blocked Bloom filter over the keys of all of a store's runs: "is this key possibly in any
-//! run?", answered with one cache miss before the runs' own filters are asked.
+//! One blocked Bloom filter over the keys of all of a store's runs and of every key added since
+//! it opened: "is this key possibly in any run, or in the write buffer?", answered with one cache
+//! miss before the runs' own filters are asked.
 //!
 //! Each run has its own filter ([`super::bloom`]), and a lookup asks every run: one random block
 //! read per run. A store being written has several runs at once (a flush every few seconds, a
@@ -7,19 +8,23 @@
 //! every position new to its proof table, nearly always about a key no run holds. So nearly every
 //! lookup paid one memory latency per run to learn nothing. This filter holds every key of every
 //! run, so a key it rejects is in no run and the runs are not asked; a key it passes (one stored,
-//! or a false positive) is asked of the runs as before.
+//! or a false positive) is asked of the runs as before. It also holds every key added to the
+//! write buffer from the moment it is added, so the proof search can ask it first whether the
+//! store knows anything of a position at all, memory layer included (see `Settled for Store`).
 //!
-//! Why it is never wrong: it only ever answers "certainly absent" for a key none of its bits
-//! reject, and its bits are only ever set, never cleared, so it suffices that every key of every
-//! run a lookup can see was inserted before that run became visible. The disk layer keeps that
-//! invariant ([`super::disk`]): the filter is built from all runs when the store opens; a flush
-//! inserts its new run's keys before it publishes the run (under the runs' write lock, which a
+//! Why it is never wrong: it only ever answers "certainly absent" for a key one of whose bits is
+//! clear, and its bits are only ever set, never cleared, so it suffices that every key of every
+//! run a lookup can see, and every key added to the buffer, was inserted before. The disk layer
+//! keeps that invariant ([`super::disk`]): the filter is built from all runs when the store
+//! opens; a key is inserted when it is added to the buffer, under the buffer's lock, so before
+//! the flush that writes it into a run publishes that run (under the runs' write lock, which a
 //! lookup's read lock then orders after the inserts); a merge publishes a run whose keys are
-//! exactly its inputs' (already inserted); nothing else adds runs. A filter that has taken more
-//! keys than it was sized for is replaced, in the same critical section that publishes the run,
-//! by a larger one built from every run (its keys counted with repeats: an overcount only makes
-//! the rebuild come sooner). Keys of runs merged away stay set: false positives, never a wrong
-//! answer.
+//! exactly its inputs' (already inserted); nothing else adds runs or keys. A filter that has taken
+//! more keys than it was sized for is replaced, by a flush, holding the buffer's lock, in the same
+//! critical section that publishes the run, by a larger one built from every run (the buffer is
+//! empty then: its keys are in the new run). Keys are counted with repeats (an overcount only
+//! makes the rebuild come sooner); keys of runs merged away stay set: false positives, never a
+//! wrong answer.
 
 use super::bloom::WORDS_PER_BLOCK;
 use super::bloom::{blocks_for, locate, test_bits, DEFAULT_BITS_PER_KEY, DEFAULT_HASHES};

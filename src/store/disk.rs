@@ -120,18 +120,24 @@ impl Disk {
         k
     }
 
-    /// Asks the processor to start loading what a lookup of `key` reads first: the block of the
-    /// filter over all runs, or with one run its own filter's (a hint).
+    /// Asks the processor to start loading `key`'s block of the filter over all runs (a hint).
     #[inline]
     pub(super) fn prefetch(&self, key: Key) {
-        if !self.has_runs.load(Ordering::Relaxed) {
-            return;
-        }
-        let runs = self.runs.read().expect("store lock poisoned");
-        match runs.as_slice() {
-            [one] => one.prefetch(key),
-            _ => runs.filter.prefetch(key.get()),
-        }
+        self.runs
+            .read()
+            .expect("store lock poisoned")
+            .filter
+            .prefetch(key.get());
+    }
+
+    /// False: `key` is in no run, and was not added since the store opened. True: it may be.
+    #[inline]
+    pub(super) fn may_hold(&self, key: Key) -> bool {
+        self.runs
+            .read()
+            .expect("store lock poisoned")
+            .filter
+            .may_contain(key.get())
     }
 
     pub(super) fn fail(&self, e: StoreError) {
@@ -217,6 +223,13 @@ impl Disk {
             _ => {}
         }
         let mut p = self.pending.lock().expect("store lock poisoned");
+        // into the filter while the buffer is locked: a flush replacing the filter holds that
+        // lock too, so the key is in whichever filter is current once it is in the buffer
+        self.runs
+            .read()
+            .expect("store lock poisoned")
+            .filter
+            .insert(key.get());
         for &v in &vals[..n] {
             p.buf.push(Entry::new(key, v).word());
         }
@@ -309,19 +322,24 @@ impl Disk {
             )
         }?;
         self.flushed.fetch_add(n, Ordering::Relaxed);
-        // the new run's keys go into the filter before the run is visible (see AllRunsFilter);
-        // a full filter is replaced by one twice the size, built from every run (a merge
-        // meanwhile only moves keys between runs, all of them in the snapshot's)
+        // the new run's keys went into the filter as they were added to the buffer, before the
+        // run is visible (see AllRunsFilter); a full filter is replaced by one twice the size,
+        // built from every run, the new one included (the buffer is empty now and adds wait for
+        // its lock; a merge meanwhile only moves keys between runs, all of them in the snapshot's)
         let run = Arc::new(run);
-        let filter = Arc::clone(&self.runs.read().expect("store lock poisoned").filter);
-        let larger = if filter.is_full() {
+        let full = self
+            .runs
+            .read()
+            .expect("store lock poisoned")
+            .filter
+            .is_full();
+        let larger = if full {
             let mut all = self.runs.read().expect("store lock poisoned").list.clone();
             all.push(Arc::clone(&run));
             let larger = filter_over(&all, min_filter_capacity(&self.cfg))
                 .map_err(|e| StoreError::Io(self.dir.clone(), format!("a runs' filter: {e}")))?;
             Some(Arc::new(larger))
         } else {
-            filter.insert_entries(run.entries());
             None
         };
         let count = {

@@ -310,27 +310,28 @@ fn disk_bounds(d: &Disk, key: Key) -> Option<Bounds> {
     Some(b)
 }
 
-/// The proof search's view of the store: what the runs know (or, in a store without runs, the
-/// memory layer), and every result the search chose to keep (its own work threshold replaces
-/// [`StoreConfig::min_work`], whose unit is alpha-beta's cheaper nodes).
+/// The proof search's view of the store: what memory or disk knows, asked only of a key the
+/// filter over all runs passes, and every result the search chose to keep (its own work threshold
+/// replaces [`StoreConfig::min_work`], whose unit is alpha-beta's cheaper nodes).
 ///
-/// With runs, the memory layer is not asked. It holds two things: what this process recorded,
-/// which the proof search finds first in its own table, where it proved it (and, once evicted
-/// there, in the runs after the next flush, a few seconds later); and the alpha-beta endgame's
-/// results, which the endgame finds in it at its first probe. So a proof search asking it about a
-/// position new to its proof table nearly never learns anything (README, "Why the defaults are
-/// what they are"), and each asking costs a random read of a table of gigabytes. Leaving it out
-/// can only lose facts, never give a wrong one: a fact missed is searched again.
+/// The filter holds every key of the runs and every key recorded since the store opened (see
+/// `all_runs_filter`). A key it rejects may still have an entry in the memory layer, but only one
+/// never meant for the disk: an alpha-beta endgame's result, which the endgame finds in that
+/// table at its first probe, or a cheap alpha-beta result. So leaving such keys out loses nothing
+/// the proof search recorded, and spares it, for nearly every position new to its proof table, a
+/// random read of a memory layer of gigabytes that held nothing (README, "Why the defaults are
+/// what they are"). Leaving a fact out can never give a wrong one: a fact missed is searched
+/// again.
 impl Settled for Store {
     #[inline]
     fn settled(&self, key: Key) -> Option<Bounds> {
         match &self.disk {
-            Some(d) => disk_bounds(d, key),
-            None => self.mem.probe(key),
+            Some(d) if !d.may_hold(key) => None,
+            _ => self.probe(key),
         }
     }
 
-    /// The block of the filter over all runs (or, without runs, the memory layer's slot).
+    /// The block of the filter over all runs (or, without a disk layer, the memory layer's slot).
     #[inline]
     fn prefetch(&self, key: Key) {
         match &self.disk {
@@ -413,13 +414,18 @@ mod tests {
                 .unwrap();
             let got = store.disk_knowledge(Key::new(k));
             assert_eq!(got.normalised().unwrap(), want, "key {k}");
-            // the proof search's view is the runs' (everything is flushed here)
+            // the proof search's view is the probe's wherever the disk knows something (every
+            // key stored here went to the disk layer, so the filter passes it); elsewhere the
+            // memory layer holds at most bounds no value says, which settle nothing
             let settled = Settled::settled(store, Key::new(k));
-            assert_eq!(
-                settled,
-                (!got.is_empty()).then(|| got.to_bounds().unwrap()),
-                "key {k}"
-            );
+            if got.is_empty() {
+                assert!(
+                    settled.is_none_or(|b| values_from_bounds(b).1 == 0),
+                    "key {k}"
+                );
+            } else {
+                assert_eq!(settled, store.probe(Key::new(k)), "key {k}");
+            }
             // and the probe never claims more than the truth allows
             if let Some(b) = store.probe(Key::new(k)) {
                 assert!(b.lower <= truth(k) && truth(k) <= b.upper, "key {k}: {b:?}");
@@ -533,6 +539,34 @@ mod tests {
             assert!(store.disk_knowledge(Key::new(k * 3 + 1)).is_empty());
         }
         assert!(store.error().is_none());
+    }
+
+    /// What the proof search records it reads back at once, before any flush (a job-level run's
+    /// next job, or a best-move search, asks with a fresh proof table), while a cheap alpha-beta
+    /// result kept in memory alone is not asked of it (the filter has never seen that key).
+    #[test]
+    fn a_recorded_fact_is_settled_before_any_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = StoreConfig {
+            min_work: 1000,
+            buffer_entries: 1000,
+            ..small()
+        };
+        // SAFETY: a private temporary directory, used by one store at a time.
+        let store = unsafe { Store::open(dir.path(), &manifest("6x5"), cfg) }.unwrap();
+        let win = Bounds {
+            lower: 1,
+            upper: 1,
+            best: None,
+        };
+        Settled::record(&store, Key::new(7), win, 1);
+        assert_eq!(store.stats().runs, 0, "nothing flushed yet");
+        assert_eq!(Settled::settled(&store, Key::new(7)), Some(win));
+        store.store(Key::new(9), win, 1); // under min_work: memory only
+        assert_eq!(store.probe(Key::new(9)), Some(win));
+        assert_eq!(Settled::settled(&store, Key::new(9)), None);
+        store.flush().unwrap();
+        assert_eq!(Settled::settled(&store, Key::new(7)), Some(win));
     }
 
     #[test]

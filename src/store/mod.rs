@@ -14,7 +14,8 @@
 //!
 //! A probe asks memory first; unless memory knows the exact score, the runs are asked too (one
 //! filter over all runs, then each run's Bloom filter, then binary search) and the two answers are
-//! intersected. The proof search asks the runs alone (see `Settled for Store` in [`layers`]). Contradictions — the disk
+//! intersected. The proof search asks only about keys that filter passes (see `Settled for Store` in
+//! [`layers`]). Contradictions — the disk
 //! says win, the search proves a draw at most — are errors that are reported
 //! ([`Store::error`]), never resolved by picking one.
 //!
@@ -40,7 +41,7 @@
 //! | [`header`] | a run file's 256-byte header (the crate's only bincode) |
 //! | [`entry`] | the `u64` entry: key and 2-bit value |
 //! | [`bloom`] | the blocked Bloom filter of a run |
-//! | `all_runs_filter` | one blocked Bloom filter over the keys of all runs, asked before theirs |
+//! | `all_runs_filter` | one blocked Bloom filter over the keys of all runs and the buffer, asked before the runs' own |
 //! | [`merge`] | k-way merge and normalisation of sorted entries |
 //! | [`resident`] | huge-page memory for a run's Bloom filter and fence |
 //! | [`checkpoint`] | `search-state.zzs`: a proof search's open numbers, for resuming (not facts) |
