@@ -327,14 +327,11 @@ impl Disk {
         // built from every run, the new one included (the buffer is empty now and adds wait for
         // its lock; a merge meanwhile only moves keys between runs, all of them in the snapshot's)
         let run = Arc::new(run);
-        let full = self
-            .runs
-            .read()
-            .expect("store lock poisoned")
-            .filter
-            .is_full();
-        let larger = if full {
-            let mut all = self.runs.read().expect("store lock poisoned").list.clone();
+        let full = {
+            let runs = self.runs.read().expect("store lock poisoned");
+            runs.filter.is_full().then(|| runs.list.clone())
+        };
+        let larger = if let Some(mut all) = full {
             all.push(Arc::clone(&run));
             let larger = filter_over(&all, min_filter_capacity(&self.cfg))
                 .map_err(|e| StoreError::Io(self.dir.clone(), format!("a runs' filter: {e}")))?;

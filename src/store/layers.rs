@@ -372,6 +372,26 @@ mod tests {
         }
     }
 
+    /// A proven win for the side to move.
+    const WIN: Bounds = Bounds {
+        lower: 1,
+        upper: 1,
+        best: None,
+    };
+
+    /// The capacity of `store`'s filter over all runs now.
+    fn filter_capacity(store: &Store) -> u64 {
+        store
+            .disk
+            .as_ref()
+            .unwrap()
+            .runs
+            .read()
+            .unwrap()
+            .filter
+            .capacity()
+    }
+
     fn open(dir: &Path) -> Store {
         // SAFETY: a private temporary directory, used by one store at a time.
         unsafe { Store::open(dir, &manifest("6x5"), small()) }.unwrap()
@@ -434,7 +454,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
         /// The store against a HashMap model: after every flush, merge and reopen, the disk
         /// layer knows exactly what the model says (the normalised union of all inserted
         /// values), duplicates included.
@@ -494,22 +514,9 @@ mod tests {
     fn the_filter_over_all_runs_grows_and_keeps_every_key() {
         let dir = tempfile::tempdir().unwrap();
         let store = open(dir.path());
-        let first = store
-            .disk
-            .as_ref()
-            .unwrap()
-            .runs
-            .read()
-            .unwrap()
-            .filter
-            .capacity();
-        let win = Bounds {
-            lower: 1,
-            upper: 1,
-            best: None,
-        };
+        let first = filter_capacity(&store);
         for k in 0..400u64 {
-            store.store(Key::new(k * 3), win, 1000);
+            store.store(Key::new(k * 3), WIN, 1000);
             if k % 37 == 0 {
                 store.flush().unwrap();
                 for j in 0..=k {
@@ -521,15 +528,7 @@ mod tests {
             }
         }
         store.flush().unwrap();
-        let grown = store
-            .disk
-            .as_ref()
-            .unwrap()
-            .runs
-            .read()
-            .unwrap()
-            .filter
-            .capacity();
+        let grown = filter_capacity(&store);
         assert!(grown >= 400 && first < 400, "capacity {first} -> {grown}");
         for k in 0..400u64 {
             assert_eq!(
@@ -539,6 +538,26 @@ mod tests {
             assert!(store.disk_knowledge(Key::new(k * 3 + 1)).is_empty());
         }
         assert!(store.error().is_none());
+    }
+
+    /// proptest's shrunk case from the model (a key stored with bounds no 2-bit value says): the
+    /// disk layer and the filter never see it, the memory layer keeps the bounds, and the proof
+    /// search's view has nothing that settles anything.
+    #[test]
+    fn bounds_no_value_says_settle_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(dir.path());
+        let wide = Bounds {
+            lower: truth(16),
+            upper: truth(16) + 2,
+            best: None,
+        };
+        assert_eq!(values_from_bounds(wide).1, 0);
+        store.store(Key::new(16), wide, 1000);
+        store.flush().unwrap();
+        assert!(store.disk_knowledge(Key::new(16)).is_empty());
+        assert_eq!(store.probe(Key::new(16)), Some(wide));
+        assert_eq!(Settled::settled(&store, Key::new(16)), None);
     }
 
     /// What the proof search records it reads back at once, before any flush (a job-level run's
@@ -554,19 +573,14 @@ mod tests {
         };
         // SAFETY: a private temporary directory, used by one store at a time.
         let store = unsafe { Store::open(dir.path(), &manifest("6x5"), cfg) }.unwrap();
-        let win = Bounds {
-            lower: 1,
-            upper: 1,
-            best: None,
-        };
-        Settled::record(&store, Key::new(7), win, 1);
+        Settled::record(&store, Key::new(7), WIN, 1);
         assert_eq!(store.stats().runs, 0, "nothing flushed yet");
-        assert_eq!(Settled::settled(&store, Key::new(7)), Some(win));
-        store.store(Key::new(9), win, 1); // under min_work: memory only
-        assert_eq!(store.probe(Key::new(9)), Some(win));
+        assert_eq!(Settled::settled(&store, Key::new(7)), Some(WIN));
+        store.store(Key::new(9), WIN, 1); // under min_work: memory only
+        assert_eq!(store.probe(Key::new(9)), Some(WIN));
         assert_eq!(Settled::settled(&store, Key::new(9)), None);
         store.flush().unwrap();
-        assert_eq!(Settled::settled(&store, Key::new(7)), Some(win));
+        assert_eq!(Settled::settled(&store, Key::new(7)), Some(WIN));
     }
 
     #[test]
