@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod book_command;
 mod common;
+mod compare_command;
 mod pack_command;
 mod paused_search;
 mod prove_command;

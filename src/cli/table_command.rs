@@ -1,4 +1,5 @@
-//! `zugzwang table stats DIR` and `zugzwang table check DIR`: look into a position store.
+//! `zugzwang table stats DIR` and `zugzwang table check DIR`: look into a position store (the
+//! other `table` subcommands have modules of their own).
 //!
 //! Both only read, under the directory's shared lock (`store::lock`): any number of them may run
 //! together, but not while a solve writes the directory — its merges delete runs, which a reader
@@ -37,6 +38,9 @@ pub enum TableCommand {
     /// nearest the start, reached through the open search and through facts, within a budget,
     /// as a small store that `solve ... --table OUT` resumes from.
     Pack(super::pack_command::PackArgs),
+    /// Whether tables of separate solves (same game, keys and hash seed) agree where they know
+    /// the same positions: keys each holds, keys shared, and every contradiction.
+    Compare(super::compare_command::CompareArgs),
 }
 
 /// Arguments of `table stats`.
@@ -111,6 +115,7 @@ pub fn run(cmd: &TableCommand) -> Result<i32, CliError> {
         TableCommand::Check(a) => check_dir(a),
         TableCommand::Recheck(a) => super::recheck::run(a),
         TableCommand::Pack(a) => super::pack_command::run(a),
+        TableCommand::Compare(a) => super::compare_command::run(a),
     }
 }
 

@@ -45,12 +45,14 @@
 //! | [`merge`] | k-way merge and normalisation of sorted entries |
 //! | [`resident`] | huge-page memory for a run's Bloom filter and fence |
 //! | [`checkpoint`] | `search-state.zzs`: a proof search's open numbers, for resuming (not facts) |
+//! | [`compare`] | `table compare`: do several stores' facts about the same keys agree? |
 //! | [`check`] | `table check`: is every stored value justified by its children? (any game; Connect Four also decodes keys) |
 
 mod all_runs_filter;
 pub mod bloom;
 pub mod check;
 pub mod checkpoint;
+pub mod compare;
 pub mod config;
 mod disk;
 pub mod entry;

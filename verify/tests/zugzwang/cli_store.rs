@@ -1588,3 +1588,104 @@ fn assert_refused(o: &Output, what: &str) {
     assert_eq!(o.status.code(), Some(2), "{}", stderr_line(o));
     assert!(stderr_line(o).contains(what), "{}", stderr_line(o));
 }
+
+/// `table compare` over the committed tables of the milestone's replies (the decided replies'
+/// proofs and the open ones' packs under the default hash seed, issue #20): separate solves
+/// that met the same positions by transposition must never disagree about one. They share over
+/// a hundred thousand keys (119,475 when this test was written), so the check is not empty.
+#[test]
+fn the_committed_milestone_tables_agree_where_they_meet() {
+    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("solve-runs");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            (n.starts_with("milestone-reply-") || n.starts_with("paused-reply-"))
+                && n.ends_with("-seed407704158398")
+        })
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 14, "{dirs:?}");
+    let o = zugzwang()
+        .args(["table", "compare"])
+        .args(&dirs)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr_line(&o));
+    let shared: u64 = out
+        .split_once("in two tables or more ")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(shared > 100_000, "{out}");
+    assert!(
+        out.contains("contradictions 0") && out.contains("agree"),
+        "{out}"
+    );
+}
+
+/// `table compare` finds a planted contradiction: a table holding the opposite of a fact of
+/// another table's (same game, size and keys) makes it exit with status 1 and show the key with
+/// what each table said; tables whose keys mean other positions (another board size) are
+/// refused with one line and status 2, before anything is read.
+#[test]
+fn table_compare_shows_a_planted_contradiction_and_refuses_other_keys() {
+    use zugzwang::store::entry::{Entry, Value};
+    use zugzwang::store::export::write_store;
+    let a = tempfile::tempdir().unwrap();
+    let o = solve(a.path(), "44444").output().unwrap();
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let m = Manifest::read(a.path()).unwrap().unwrap();
+    let (_, run) = run_files(a.path()).unwrap().remove(0);
+    let run = unsafe { Run::open(&run, None, Verify::Full) }.unwrap();
+    let fact = Entry::from_word(run.entries()[run.entries().len() / 2]);
+    let opposite = match fact.value() {
+        Value::Win | Value::AtLeastDraw => Value::Loss,
+        Value::Loss | Value::AtMostDraw => Value::Win,
+    };
+    let planted = tempfile::tempdir().unwrap();
+    let words = vec![Entry::new(fact.key(), opposite).word()];
+    write_store(planted.path(), &m, words).unwrap();
+    let o = zugzwang()
+        .args(["table", "compare"])
+        .arg(a.path())
+        .arg(planted.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    // what the table knows of the key: all its entries (an exact draw is two)
+    let known: Vec<&str> = (run.entries().iter())
+        .map(|&w| Entry::from_word(w))
+        .filter(|e| e.key() == fact.key())
+        .map(|e| e.value().name())
+        .collect();
+    let line = format!(
+        "CONTRADICTION key {:#x}: {} | {}",
+        fact.key().get(),
+        known.join("+"),
+        opposite.name()
+    );
+    assert!(out.contains(&line), "{line} in {out}");
+    assert!(out.contains("contradictions 1"), "{out}");
+    // another board size: keys of other positions
+    let other = tempfile::tempdir().unwrap();
+    let o = zugzwang()
+        .args([
+            "solve", "connect4", "--size", "6x5", "--mem", "64M", "--table",
+        ])
+        .arg(other.path())
+        .arg("333")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let o = zugzwang()
+        .args(["table", "compare"])
+        .arg(a.path())
+        .arg(other.path())
+        .output()
+        .unwrap();
+    assert_refused(&o, "their keys do not mean the same positions");
+}
