@@ -7,7 +7,9 @@
 //! check no single table can make on itself, and it costs one pass over their sorted runs.
 
 use super::entry::{Entry, Knowledge};
+use super::merge::KMerge;
 use crate::game::Key;
+use std::iter::Peekable;
 
 /// How many contradicting keys a comparison keeps to show (it counts all of them).
 pub const SHOWN_CONTRADICTIONS: usize = 10;
@@ -40,41 +42,22 @@ pub struct Comparison {
     pub shown: Vec<Contradiction>,
 }
 
-/// One store's facts key by key: its runs' entries merged, each key's values together.
-struct Facts<'a> {
-    runs: Vec<&'a [u64]>,
-    pos: Vec<usize>,
-}
+/// One store's facts key by key: its runs merged ([`KMerge`]), so a key's entries from every
+/// run come one after another.
+struct Facts<'a>(Peekable<KMerge<'a>>);
 
-impl<'a> Facts<'a> {
-    fn new(runs: Vec<&'a [u64]>) -> Self {
-        let pos = vec![0; runs.len()];
-        Facts { runs, pos }
-    }
-
+impl Facts<'_> {
     /// The smallest key not taken yet.
-    fn next_key(&self) -> Option<Key> {
-        self.runs
-            .iter()
-            .zip(&self.pos)
-            .filter_map(|(r, &p)| r.get(p))
-            .map(|&w| Entry::from_word(w).key())
-            .min()
+    fn next_key(&mut self) -> Option<Key> {
+        self.0.peek().map(|&w| Entry::from_word(w).key())
     }
 
-    /// Takes every entry of `key` from every run (each run is sorted, so a key's entries are
-    /// next to each other): what the store knows about it.
+    /// Takes the entries of `key` (the smallest key left, or one this store does not hold):
+    /// what the store knows about it.
     fn take(&mut self, key: Key) -> Knowledge {
         let mut k = Knowledge::NONE;
-        for (r, p) in self.runs.iter().zip(self.pos.iter_mut()) {
-            while let Some(&w) = r.get(*p) {
-                let e = Entry::from_word(w);
-                if e.key() != key {
-                    break;
-                }
-                k = k.with(e.value());
-                *p += 1;
-            }
+        while let Some(w) = self.0.next_if(|&w| Entry::from_word(w).key() == key) {
+            k = k.with(Entry::from_word(w).value());
         }
         k
     }
@@ -83,13 +66,15 @@ impl<'a> Facts<'a> {
 /// Compares stores given as their runs' entries (each run sorted ascending, as in a run file):
 /// how many keys each holds, how many they share, and every key whose facts contradict.
 pub fn compare(stores: Vec<Vec<&[u64]>>) -> Comparison {
-    let mut facts: Vec<Facts> = stores.into_iter().map(Facts::new).collect();
+    let mut facts: Vec<Facts> = (stores.into_iter())
+        .map(|runs| Facts(KMerge::new(runs).peekable()))
+        .collect();
     let mut c = Comparison {
         keys: vec![0; facts.len()],
         ..Comparison::default()
     };
     let mut known = vec![Knowledge::NONE; facts.len()];
-    while let Some(key) = facts.iter().filter_map(Facts::next_key).min() {
+    while let Some(key) = facts.iter_mut().filter_map(Facts::next_key).min() {
         let mut holders = 0;
         let mut all = Knowledge::NONE;
         for (i, f) in facts.iter_mut().enumerate() {
@@ -193,12 +178,8 @@ mod tests {
     fn random_stores_match_a_plain_count() {
         use std::collections::BTreeMap;
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rnd = move |n: u64| crate::util::rng::xorshift(&mut x) % n;
+        let (mut over_cap, mut some_shared) = (false, false);
         for _ in 0..20 {
             let n_stores = 1 + rnd(4) as usize;
             let stores: Vec<Vec<Vec<u64>>> = (0..n_stores)
@@ -250,6 +231,10 @@ mod tests {
             assert_eq!(c.contradictions, bad.len() as u64);
             let shown: Vec<u64> = c.shown.iter().map(|s| s.key.get()).collect();
             assert_eq!(shown, bad[..bad.len().min(SHOWN_CONTRADICTIONS)]);
+            over_cap |= bad.len() > SHOWN_CONTRADICTIONS;
+            some_shared |= shared > 0;
         }
+        // the cases the test is for: contradictions past the cap, keys shared by stores
+        assert!(over_cap && some_shared);
     }
 }
