@@ -39,6 +39,7 @@
 use super::column_games::{cover_lines, GAME_BUDGET, MAX_LINES};
 use super::geometry::{any_line_within, columns, for_each_line_within, spread, BOTTOM, ODD_LEVELS};
 use crate::game::Bits;
+use arrayvec::ArrayVec;
 
 /// An upper bound on the score of the side to move (stones `s`) against the follower (stones
 /// `f`, empty threat cells `f_threats`) from the pairing strategies above: -1 if the follower
@@ -356,25 +357,23 @@ impl Position {
             ..
         } = self.cells(blocked, &pairs);
         let outlook = self.outlook(blocked, f_cells);
-        let mut sure = [0u64; 76];
-        let n_sure = sure_lines(outlook.f_line, outlook.sure_f, empty, &mut sure);
+        let mut sure = LineList::new();
+        sure_lines(outlook.f_line, outlook.sure_f, empty, &mut sure);
         // the lines of S the pairs must refute, each cut down to the pairs' cells
-        let mut lines = [0u64; 76];
-        let mut n = 0;
+        let mut lines = LineList::new();
         let mut unrefutable = false;
         for_each_line_within(self.s | s_cells | open, |line| {
-            if !beaten(line & empty, s_cells, &sure[..n_sure], true) {
+            if !beaten(line & empty, s_cells, &sure, true) {
                 unrefutable |= line & open == 0;
-                lines[n] = line & open;
-                n += 1;
+                lines.push(line & open);
             }
         });
-        if unrefutable || n > MAX_LINES {
+        if unrefutable || lines.len() > MAX_LINES {
             return i32::MAX;
         }
         // the lines through fewest columns first: they leave the search fewest choices
-        lines[..n].sort_by_key(|&l| columns(l).count_ones());
-        match cover_lines(free, self.odd & free, empty, &lines[..n], budget) {
+        lines.sort_by_key(|&l| columns(l).count_ones());
+        match cover_lines(free, self.odd & free, empty, &lines, budget) {
             Some(true) => outlook.conclusion,
             _ => i32::MAX,
         }
@@ -407,21 +406,16 @@ impl Position {
         }
         // Aftereven (Allis) and the race: F's sure lines, each with its empty cells; a line of
         // S that only gets complete after one of them is refuted (see `beaten`).
-        let mut sure = [0u64; 76];
-        let n_sure = sure_lines(aftereven, outlook.sure_f, empty, &mut sure);
+        let mut sure = LineList::new();
+        sure_lines(aftereven, outlook.sure_f, empty, &mut sure);
         // the other lines S could get: each must hold both cells of a level pair, or two base
         // cells F pairs together
         // (in the order of `LINES`: families in the same order, lines by their first cells)
-        let mut within = [0u64; 76];
-        let mut n_within = 0;
-        for_each_line_within(reach | open, |line| {
-            within[n_within] = line;
-            n_within += 1;
-        });
-        let mut needs = [0u64; 76];
-        let mut n = 0;
-        for &line in &within[..n_within] {
-            if beaten(line & empty, s_cells, &sure[..n_sure], using.race)
+        let mut within = LineList::new();
+        for_each_line_within(reach | open, |line| within.push(line));
+        let mut needs = LineList::new();
+        for &line in &within {
+            if beaten(line & empty, s_cells, &sure, using.race)
                 || levelled.pairs[..levelled.n]
                     .iter()
                     .any(|&(a, b)| holds_level_pair(line & empty, a, b))
@@ -433,13 +427,12 @@ impl Position {
                 // no base cell, or one: S takes it first
                 return Err(Some(line));
             }
-            needs[n] = cols;
-            n += 1;
+            needs.push(cols);
         }
         let mut partner = [u8::MAX; 16];
         if !pair_up(
             self.odd & !blocked & !levelled.columns,
-            &needs[..n],
+            &needs,
             &mut partner,
         ) {
             return Err(None);
@@ -476,19 +469,19 @@ impl Position {
 }
 
 /// F's sure lines (the lines inside `sure_f`, F's stones and the cells F surely gets), each as
-/// its empty cells, into `sure`; how many (none unless `wanted`). What aftereven and the race
+/// its empty cells, into `sure` (none unless `wanted`). What aftereven and the race
 /// compare S's lines with.
-fn sure_lines(wanted: bool, sure_f: u64, empty: u64, sure: &mut [u64; 76]) -> usize {
-    if !wanted {
-        return 0;
+fn sure_lines(wanted: bool, sure_f: u64, empty: u64, sure: &mut LineList) {
+    if wanted {
+        for_each_line_within(sure_f, |line| sure.push(line & empty));
     }
-    let mut n = 0;
-    for_each_line_within(sure_f, |line| {
-        sure[n] = line & empty;
-        n += 1;
-    });
-    n
 }
+
+/// Up to all 76 lines, each as a set of cells (or of columns), kept on the stack. Not zeroed
+/// when made, unlike an array: the bound makes such lists for every choice of pairings it
+/// tries, and clearing three arrays of 76 each time was a tenth of a milestone reply's time
+/// (the profiles in `solve-runs/milestone-line-cost-curve.txt`).
+type LineList = ArrayVec<u64, 76>;
 
 /// Whether the empty cells `cells` of a line hold two cells on the same level in the columns
 /// `a` and `b`.
