@@ -479,8 +479,7 @@ fn sure_lines(wanted: bool, sure_f: u64, empty: u64, sure: &mut LineList) {
 
 /// Up to all 76 lines, each as a set of cells (or of columns), kept on the stack. Not zeroed
 /// when made, unlike an array: the bound makes such lists for every choice of pairings it
-/// tries, and clearing three arrays of 76 each time was a tenth of a milestone reply's time
-/// (the profiles in `solve-runs/milestone-line-cost-curve.txt`).
+/// tries, and clearing them showed in the profiles (`solve-runs/milestone-line-cost-curve.txt`).
 type LineList = ArrayVec<u64, 76>;
 
 /// Whether the empty cells `cells` of a line hold two cells on the same level in the columns

@@ -1602,8 +1602,10 @@ fn table_compare(dirs: &[impl AsRef<Path>]) -> (Output, String) {
 
 /// `table compare` over the committed tables of the milestone's replies (the decided replies'
 /// proofs and the open ones' packs under the default hash seed, issue #20): separate solves
-/// that met the same positions by transposition must never disagree about one. They share over
-/// a hundred thousand keys (112,006 with the packs of 9f6ed8b), so the check is not empty.
+/// that met the same positions by transposition must never disagree about one. The check must
+/// not be empty: the proofs alone share few keys (a thousand or so), the packs, rewritten each
+/// session, bring the rest (over a hundred thousand so far), so the floor is well under any set
+/// of packs yet and well over the proofs alone.
 #[test]
 fn the_committed_milestone_tables_agree_where_they_meet() {
     let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("solve-runs");
@@ -1625,7 +1627,7 @@ fn the_committed_milestone_tables_agree_where_they_meet() {
         .and_then(|(_, rest)| rest.split(',').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(shared > 100_000, "{out}");
+    assert!(shared > 10_000, "{out}");
     assert!(
         out.contains("contradictions 0") && out.contains("agree"),
         "{out}"
