@@ -36,7 +36,7 @@
 //! | [`files`] | run file names, listing, stale temporaries |
 //! | [`lock`] | the directory's one-writer lock |
 //! | [`error`] | [`StoreError`] |
-//! | [`export`] | a store written in one go: the proof of one value taken out of a table |
+//! | [`export`] | a store written in one go (the proof of one value taken out of a table, a pack), or a run added to one |
 //! | [`run_file`] | one sorted run file: write, open, look up |
 //! | [`header`] | a run file's 256-byte header (the crate's only bincode) |
 //! | [`entry`] | the `u64` entry: key and 2-bit value |

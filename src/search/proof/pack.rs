@@ -26,6 +26,14 @@
 //! Why resuming from the facts is sound: each is one of the store's facts, unchanged (a solve
 //! reads a store's facts the same way whichever process wrote them). Which facts are chosen
 //! only changes what is searched again.
+//!
+//! **Packs that grow.** A pack replaced at every pause carries the same nearest facts each
+//! time, however many sessions the solve has had. Given the facts an earlier pack already
+//! carries (`carried`), the walk goes through them as through facts it takes, but takes only
+//! the others: the new facts are exactly those a pack of the combined budget would have taken
+//! after the earlier ones (tested), so the earlier pack's files stay as they are and one more
+//! run holds what follows. In a repository that keeps every version of a file, a pack replaced
+//! costs as much as one added to, and the pack added to carries more.
 
 use super::{tag_key, ProofTable};
 use crate::game::{Bits, Game, Key};
@@ -51,8 +59,11 @@ pub struct Pack {
     /// How many of `facts` (after the walk's) came from the snapshot's settled entries after
     /// the walk ran dry.
     pub by_cost: usize,
-    /// How many of the store's facts the budget left out (0: the pack holds all of them).
+    /// How many of the store's facts the budget left out (0: the pack holds all of them, or
+    /// they are carried already).
     pub left_out: usize,
+    /// How many of the store's facts were carried already (not taken again).
+    pub carried: usize,
 }
 
 impl Pack {
@@ -144,17 +155,21 @@ impl Snapshot {
 /// (keyed as the search keyed its positions). At most `max_facts` keys are taken, breadth
 /// first from the start through open positions and the store's keys, then, if the walk ends
 /// first, the store's keys the table holds settled, costliest first, then the store's other
-/// keys in their order.
+/// keys in their order. The keys of `carried` (an earlier pack's) are walked through but never
+/// taken, nor counted against the budget (see the module's doc).
 pub fn pack<G: Game>(
     g: &G,
     entries: impl IntoIterator<Item = [u64; 2]>,
     store: impl IntoIterator<Item = Key> + Clone,
+    carried: impl IntoIterator<Item = Key>,
     max_facts: usize,
 ) -> Pack {
     let snapshot = Snapshot::read(entries);
     // the store is read twice (its keys here, its order in the fill), not held in order
     let known = KeySet::new(store.clone().into_iter().collect());
-    // marks of the keys taken (the store's) and of the open positions passed, by place
+    let carried = KeySet::new(carried.into_iter().collect());
+    // marks of the keys taken or passed (the store's) and of the open positions passed, by
+    // place
     let mut taken = vec![false; known.len()];
     let mut passed = vec![false; snapshot.open.len()];
     let mut facts = Vec::new();
@@ -164,7 +179,9 @@ pub fn pack<G: Game>(
     let mut complete = true;
     let start = g.key();
     if let Some(i) = known.position(start) {
-        if max_facts == 0 {
+        if carried.position(start).is_some() {
+            taken[i] = true;
+        } else if max_facts == 0 {
             complete = false;
         } else {
             taken[i] = true;
@@ -183,6 +200,12 @@ pub fn pack<G: Game>(
             let key = child.key();
             if let Some(i) = known.position(key) {
                 if taken[i] {
+                    continue;
+                }
+                if carried.position(key).is_some() {
+                    // an earlier pack has it: through it, as if taken now
+                    taken[i] = true;
+                    queue.push_back(child);
                     continue;
                 }
                 if facts.len() == max_facts {
@@ -207,7 +230,7 @@ pub fn pack<G: Game>(
         let mut new_fact = |key: Key| match known.position(key) {
             Some(i) if !taken[i] => {
                 taken[i] = true;
-                true
+                carried.position(key).is_none()
             }
             _ => false,
         };
@@ -221,13 +244,17 @@ pub fn pack<G: Game>(
         let room = max_facts - facts.len();
         facts.extend(store.into_iter().filter(|&k| new_fact(k)).take(room));
     }
+    let already = (carried.keys.iter())
+        .filter(|&&k| known.position(k).is_some())
+        .count();
     Pack {
-        left_out: known.len() - facts.len(),
+        left_out: known.len() - facts.len() - already,
         facts,
         open: through_open,
         complete,
         walked,
         by_cost,
+        carried: already,
     }
 }
 
@@ -284,7 +311,7 @@ mod tests {
                 .chain(settled.iter().filter(|k| !lacking.contains(k)))
                 .copied()
         };
-        let all = pack(&g, table.entries(), store(), usize::MAX);
+        let all = pack(&g, table.entries(), store(), [], usize::MAX);
         assert!(all.complete);
         assert!(all.open > 0, "the paused search has open positions to walk");
         let distinct: HashSet<Key> = all.facts.iter().copied().collect();
@@ -333,13 +360,44 @@ mod tests {
             all.facts.len(),
             all.facts.len() + 1,
         ] {
-            let some = pack(&g, table.entries(), store(), max);
+            let some = pack(&g, table.entries(), store(), [], max);
             let taken = max.min(all.facts.len());
             assert_eq!(some.facts, all.facts[..taken]);
             assert_eq!(some.complete, max >= walked, "budget {max}");
             assert_eq!(some.by_cost, taken.min(by_cost_end).saturating_sub(walked));
             assert_eq!(some.walked, taken.min(walked));
             assert_eq!(some.others(), taken.saturating_sub(by_cost_end));
+        }
+        // a pack added to an earlier one takes exactly what one pack of both budgets would
+        // have taken after the earlier one's facts, in the same order, whichever part of the
+        // order the earlier one ended in (the walk, the fill by cost, the others)
+        let splits = [
+            0,
+            1,
+            walked / 3,
+            walked,
+            walked + all.by_cost / 3,
+            by_cost_end + 3,
+        ];
+        for first in splits {
+            for more in [0, 1, 7, walked / 2, all.facts.len()] {
+                let earlier = pack(&g, table.entries(), store(), [], first);
+                let added = pack(
+                    &g,
+                    table.entries(),
+                    store(),
+                    earlier.facts.iter().copied(),
+                    more,
+                );
+                let both = pack(&g, table.entries(), store(), [], first + more);
+                let joined: Vec<Key> = (earlier.facts.iter().chain(&added.facts))
+                    .copied()
+                    .collect();
+                assert_eq!(joined, both.facts, "budgets {first} then {more}");
+                assert_eq!(added.carried, earlier.facts.len());
+                assert_eq!(added.left_out, both.left_out);
+                assert_eq!(added.complete, both.complete, "budgets {first} then {more}");
+            }
         }
     }
 
@@ -428,7 +486,13 @@ mod tests {
         let first = children(&g);
         let second = children(&first[0]);
         let known: HashSet<Key> = (first.iter().chain(&second)).map(|c| c.key()).collect();
-        let p = pack(&g, std::iter::empty(), known.iter().copied(), usize::MAX);
+        let p = pack(
+            &g,
+            std::iter::empty(),
+            known.iter().copied(),
+            [],
+            usize::MAX,
+        );
         assert!(p.complete);
         assert_eq!(p.open, 0);
         let taken: HashSet<Key> = p.facts.iter().copied().collect();

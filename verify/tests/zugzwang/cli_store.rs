@@ -969,8 +969,12 @@ fn the_committed_packs_of_open_replies_are_sound_stores_of_the_replies_they_name
         );
         let (code, out, _) = table_check(dir.path(), &["--max-positions", "10"]);
         assert_eq!(code, Some(0), "{name}: {out}");
+        // a pack added to at later pauses (`table pack --add`) has a run per pause
+        let runs = runs_of(dir.path()).len();
         assert!(
-            out.contains("1 runs ok, 0 bad") && out.contains("no contradictions"),
+            runs >= 1
+                && out.contains(&format!("{runs} runs ok, 0 bad"))
+                && out.contains("no contradictions"),
             "{name}: {out}"
         );
     }
@@ -1484,6 +1488,19 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
     );
 }
 
+/// `zugzwang solve sogo SOGO_LINE_24` on one thread in 128 MiB with the table `table` and the
+/// options `extra`.
+fn sogo_line_24(table: &Path, extra: &[&str]) -> Output {
+    zugzwang()
+        .args(["solve", "sogo", SOGO_LINE_24, "--threads", "1"])
+        .args(["--mem", "128M", "--json", "--quiet"])
+        .args(extra)
+        .arg("--table")
+        .arg(table)
+        .output()
+        .unwrap()
+}
+
 /// A paused Sogo solve packed (`table pack`) into a new directory, an ordinary store from which
 /// the solve resumes to its value (what that saves is measured in the README, not here): the
 /// pack holds only facts of the table, all of them if `--max-bytes` allows. A used
@@ -1493,24 +1510,7 @@ fn table_stats_shows_where_a_paused_solve_stood_move_by_move() {
 fn a_paused_solve_is_packed_small_and_resumes_from_the_pack() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("table");
-    let sogo = |table: &Path, extra: &[&str]| {
-        zugzwang()
-            .args([
-                "solve",
-                "sogo",
-                SOGO_LINE_24,
-                "--threads",
-                "1",
-                "--mem",
-                "128M",
-            ])
-            .args(["--json", "--quiet"])
-            .args(extra)
-            .arg("--table")
-            .arg(table)
-            .output()
-            .unwrap()
-    };
+    let sogo = sogo_line_24;
     let stopped = sogo(&table, &["--time-limit", "2s"]);
     assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
     let pack = |out: &Path, max: &str| {
@@ -1581,6 +1581,83 @@ fn a_paused_solve_is_packed_small_and_resumes_from_the_pack() {
     let o = pack(&again, "lots");
     assert_refused(&o, "--max-bytes");
     assert!(!again.exists());
+}
+
+/// `table pack --add`: one more run added to an earlier pack of the same solve, its run kept
+/// byte for byte, the two together the table's own facts, each once; onto a store of another
+/// solve, or a directory that is no store, refused in one line with nothing written.
+#[test]
+fn a_pack_grows_by_a_run_added_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    let stopped = sogo_line_24(&table, &["--time-limit", "2s"]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
+    let pack = |out: &Path, extra: &[&str]| {
+        zugzwang()
+            .args(["table", "pack"])
+            .arg(&table)
+            .arg("--out")
+            .arg(out)
+            .args(["--max-bytes", "1K"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let entries = |path: &Path| -> Vec<u64> {
+        // SAFETY: a private temporary directory.
+        let run = unsafe { Run::open(path, None, Verify::Full) }.unwrap();
+        run.entries().to_vec()
+    };
+    let stored: std::collections::HashSet<u64> = (runs_of(&table).iter())
+        .flat_map(|(p, _)| entries(p))
+        .collect();
+    let packed = dir.path().join("packed");
+    let o = pack(&packed, &[]);
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let first = runs_of(&packed);
+    assert_eq!(first.len(), 1);
+    let first_bytes = first[0].1.clone();
+    let o = pack(&packed, &["--add"]);
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "{said}{}", stderr_line(&o));
+    assert!(said.contains("added as one more run to its 1"), "{said}");
+    let runs = runs_of(&packed);
+    assert_eq!(runs.len(), 2, "{said}");
+    assert_eq!(runs[0].1, first_bytes);
+    let (earlier, added) = (entries(&runs[0].0), entries(&runs[1].0));
+    assert!(!added.is_empty());
+    let keys = |e: &[u64]| -> std::collections::HashSet<u64> { e.iter().map(|w| w >> 2).collect() };
+    assert!(keys(&earlier).is_disjoint(&keys(&added)), "no fact twice");
+    assert!(earlier.iter().chain(&added).all(|e| stored.contains(e)));
+    // the pack with its added run is a sound store of the same start
+    let (code, out, _) = table_check(&packed, &["--max-positions", "10"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("2 runs ok, 0 bad"), "{out}");
+    // onto another solve's store, or a directory that is no store: refused, nothing written
+    let other = dir.path().join("other");
+    // a preset decided in a few nodes
+    let o = zugzwang()
+        .args(["solve", "sogo", "0x000000003240d204:0x000000400028206b"])
+        .args([
+            "--threads",
+            "1",
+            "--mem",
+            "64M",
+            "--json",
+            "--quiet",
+            "--table",
+        ])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let before = runs_of(&other).len();
+    assert_refused(&pack(&other, &["--add"]), "a store of another solve");
+    assert_eq!(runs_of(&other).len(), before);
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert_refused(&pack(&empty, &["--add"]), "not a position store");
+    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
 }
 
 /// Bad input: exit status 2 and one line on stderr that says `what`.
