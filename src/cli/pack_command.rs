@@ -163,11 +163,8 @@ fn earlier_pack(out: &Path, m: &Manifest) -> Result<EarlierPack, CliError> {
             "{first} (--add adds to sound packs only; `table check` says more)"
         )));
     }
-    let keys = (runs.iter())
-        .flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()))
-        .collect();
     Ok(EarlierPack {
-        keys,
+        keys: keys_of(runs.iter()).collect(),
         runs: runs.len(),
         _lock: lock,
     })
@@ -193,8 +190,7 @@ fn packed<G: Solvable>(
     let state = unsafe { checkpoint::read(dir, &m.identity()) }
         .map_err(|e| CliError::Failed(e.to_string()))?;
     // the store's keys, the newest runs first (a draw's two entries give its key twice)
-    let store =
-        (runs.iter().rev()).flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()));
+    let store = keys_of(runs.iter().rev());
     let p = pack(
         &g,
         state.entries(),
@@ -203,6 +199,13 @@ fn packed<G: Solvable>(
         max_facts,
     );
     Ok((p, state.len()))
+}
+
+/// The keys of the entries of `runs`, run by run (a draw's two entries give its key twice).
+fn keys_of<'r>(
+    runs: impl Iterator<Item = &'r Run> + Clone + 'r,
+) -> impl Iterator<Item = Key> + Clone + 'r {
+    runs.flat_map(|r| r.entries().iter().map(|&w| Entry::from_word(w).key()))
 }
 
 /// The bytes of the files in `dir`.

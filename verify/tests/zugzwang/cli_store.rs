@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use zugzwang::store::entry::Entry;
 use zugzwang::store::run_file::{Run, Verify};
 use zugzwang::store::{run_files, Manifest, Store, StoreConfig, MANIFEST};
 
@@ -1592,17 +1593,18 @@ fn a_pack_grows_by_a_run_added_to_it() {
     let table = dir.path().join("table");
     let stopped = sogo_line_24(&table, &["--time-limit", "2s"]);
     assert_eq!(stopped.status.code(), Some(3), "{}", stderr_line(&stopped));
-    let pack = |out: &Path, extra: &[&str]| {
+    let pack_within = |out: &Path, max: &str, extra: &[&str]| {
         zugzwang()
             .args(["table", "pack"])
             .arg(&table)
             .arg("--out")
             .arg(out)
-            .args(["--max-bytes", "1K"])
+            .args(["--max-bytes", max])
             .args(extra)
             .output()
             .unwrap()
     };
+    let pack = |out: &Path, extra: &[&str]| pack_within(out, "1K", extra);
     let entries = |path: &Path| -> Vec<u64> {
         // SAFETY: a private temporary directory.
         let run = unsafe { Run::open(path, None, Verify::Full) }.unwrap();
@@ -1626,13 +1628,31 @@ fn a_pack_grows_by_a_run_added_to_it() {
     assert_eq!(runs[0].1, first_bytes);
     let (earlier, added) = (entries(&runs[0].0), entries(&runs[1].0));
     assert!(!added.is_empty());
-    let keys = |e: &[u64]| -> std::collections::HashSet<u64> { e.iter().map(|w| w >> 2).collect() };
+    let keys = |e: &[u64]| -> std::collections::HashSet<u64> {
+        e.iter().map(|&w| Entry::from_word(w).key().get()).collect()
+    };
     assert!(keys(&earlier).is_disjoint(&keys(&added)), "no fact twice");
     assert!(earlier.iter().chain(&added).all(|e| stored.contains(e)));
     // the pack with its added run is a sound store of the same start
     let (code, out, _) = table_check(&packed, &["--max-positions", "10"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("2 runs ok, 0 bad"), "{out}");
+    // a budget that holds the rest adds every fact left, and then there is nothing to add:
+    // no run is written, and the pack is the whole table
+    let o = pack_within(&packed, "4M", &["--add"]);
+    assert!(o.status.success(), "{}", stderr_line(&o));
+    let o = pack_within(&packed, "4M", &["--add"]);
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(said.contains("nothing added to its 3 runs"), "{said}");
+    let all: Vec<u64> = (runs_of(&packed).iter())
+        .flat_map(|(p, _)| entries(p))
+        .collect();
+    assert_eq!(runs_of(&packed).len(), 3);
+    assert_eq!(all.len(), stored.len(), "each entry once");
+    assert_eq!(
+        all.into_iter().collect::<std::collections::HashSet<_>>(),
+        stored
+    );
     // onto another solve's store, or a directory that is no store: refused, nothing written
     let other = dir.path().join("other");
     // a preset decided in a few nodes
