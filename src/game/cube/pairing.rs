@@ -111,6 +111,9 @@ struct Strategies {
     /// Only a loss of S is wanted ([`follower_wins`]): choices that cannot prove one are not
     /// worked out.
     loss_only: bool,
+    /// Level pairs that a second surviving line shows to be in vain are not tried (see
+    /// [`Position::bound`]). Speed only: a test checks that it changes no bound.
+    level_pruning: bool,
 }
 
 impl Strategies {
@@ -123,6 +126,7 @@ impl Strategies {
         odd_threats: true,
         games: true,
         loss_only: false,
+        level_pruning: true,
     };
 }
 
@@ -180,9 +184,14 @@ struct Levelled {
 /// plausible-play positions.
 const LEVEL_PAIRS: usize = 1;
 
-/// Why a choice of pairings failed: `Some(line)`, a line S may still complete (levelling two of
-/// its columns might refute it), or `None` (the baseinverse matching failed).
-type Survivor = Option<u64>;
+/// The level pairs F may still try against the lines of S that survive a choice of pairings
+/// (see [`Position::bound`]): pairs of columns, at most the six pairs of one line's four cells.
+type LevelPairs = ArrayVec<(u8, u8), 6>;
+
+/// Why a choice of pairings failed: `Some(pairs)`, lines S may still complete, which levelling
+/// one of `pairs` might refute; or `None`, nothing more can (the baseinverse matching failed, no
+/// more levelling is allowed, or no level pair is left).
+type Survivor = Option<LevelPairs>;
 
 /// The cells each side gets under one choice of pairings (see [`Position::cells`]).
 struct Cells {
@@ -303,17 +312,35 @@ impl Position {
     /// in his highinverse). That refutes the horizontal lines claimeven and baseinverse leave,
     /// at the price of the columns' claimeven cells.
     fn levelled_bound(&self, blocked: u64, levelled: Levelled, using: Strategies) -> i32 {
-        let line = match self.bound(blocked, &levelled, using) {
+        let pairs = match self.bound(blocked, &levelled, using) {
             Ok(v) => return v,
-            Err(Some(line)) if using.levelling && levelled.n < LEVEL_PAIRS => line,
-            Err(_) => return i32::MAX,
+            Err(Some(pairs)) => pairs,
+            Err(None) => return i32::MAX,
         };
+        let mut best = i32::MAX;
+        for (a, b) in pairs {
+            let mut next = levelled;
+            next.columns |= 1 << a | 1 << b;
+            next.pairs[next.n] = (a, b);
+            next.n += 1;
+            best = best.min(self.levelled_bound(blocked, next, using));
+            if best < 0 {
+                return best;
+            }
+        }
+        best
+    }
+
+    /// The level pairs that could refute the surviving `line` (its empty cells in two free
+    /// columns whose lowest empty cells are on one level, both cells on one level too), in the
+    /// order [`Position::levelled_bound`] tries them.
+    fn level_pairs(&self, blocked: u64, levelled: &Levelled, line: u64) -> LevelPairs {
         let empty = !(self.s | self.f);
         let free = BOTTOM & !blocked & !levelled.columns & !self.odd_columns;
         let cells = line & empty & spread(free);
         // the level of a column's lowest empty cell, as a bit position (16 per level)
         let lowest_level = |c: u32| (self.lowest >> c & 0x0001_0001_0001_0001).trailing_zeros();
-        let mut best = i32::MAX;
+        let mut pairs = LevelPairs::new();
         for x in Bits(cells) {
             for y in Bits(cells & !(x | (x - 1))) {
                 let (cx, cy) = (x.trailing_zeros() & 15, y.trailing_zeros() & 15);
@@ -321,17 +348,10 @@ impl Position {
                 if cx == cy || !same_level || lowest_level(cx) != lowest_level(cy) {
                     continue;
                 }
-                let mut next = levelled;
-                next.columns |= 1 << cx | 1 << cy;
-                next.pairs[next.n] = (cx as u8, cy as u8);
-                next.n += 1;
-                best = best.min(self.levelled_bound(blocked, next, using));
-                if best < 0 {
-                    return best;
-                }
+                pairs.push((cx as u8, cy as u8));
             }
         }
-        best
+        pairs
     }
 
     /// The bound when the columns `blocked` are blocked and every other column is played in a
@@ -382,6 +402,20 @@ impl Position {
     /// The bound when the columns `blocked` are blocked, the pairs `levelled` are paired level
     /// by level, the other odd columns are paired by baseinverse, and the even ones are
     /// claimeven; or why it fails.
+    ///
+    /// Where a line of S survives and levelling may still refute it, the pairs that could (see
+    /// [`Position::level_pairs`]) are returned; when the pair to come is the last one allowed,
+    /// the other lines are looked at too, and a pair is dropped when another surviving line `M`
+    /// (not beaten, no level pair held, at most one base cell) has no empty cell in either of
+    /// its columns, because `M` survives that pair as well. Proof: levelling the columns `a`, `b`
+    /// changes only the cells of `a` and `b` (they become open, neither S's nor F's) and takes
+    /// `a`, `b` out of the baseinverse matching. So `M`'s empty cells keep their owners and its
+    /// base cells stay base cells; `M` holds no cell of the new pair; F's sure cells only
+    /// shrink, so its sure lines are a subset of the earlier ones (none if it had none), and
+    /// [`beaten`], which needs one of them with its cells below inside what S must fill for
+    /// `M` (unchanged: those are cells of `M`'s columns), refutes `M` no more than before. No
+    /// further pair comes after the last one, so the choice with `a`, `b` levelled fails with
+    /// `M` left whole: trying it could only give `i32::MAX`.
     fn bound(&self, blocked: u64, levelled: &Levelled, using: Strategies) -> Result<i32, Survivor> {
         let empty = !(self.s | self.f);
         let Cells {
@@ -414,20 +448,49 @@ impl Position {
         let mut within = LineList::new();
         for_each_line_within(reach | open, |line| within.push(line));
         let mut needs = LineList::new();
+        let levelling = using.levelling && levelled.n < LEVEL_PAIRS;
+        let pruning = using.level_pruning && levelled.n + 1 == LEVEL_PAIRS;
+        let mut survivor: Option<LevelPairs> = None;
         for &line in &within {
-            if beaten(line & empty, s_cells, &sure, using.race)
-                || levelled.pairs[..levelled.n]
-                    .iter()
-                    .any(|&(a, b)| holds_level_pair(line & empty, a, b))
-            {
+            if let Some(pairs) = &mut survivor {
+                // a pair with no empty cell of another surviving line in its columns is in vain
+                // (see above); a line with cells in the columns of every pair rules none out,
+                // so it is not looked at
+                let own = columns(line & empty);
+                let in_vain = |&(a, b): &(u8, u8)| own & (1 << a | 1 << b) == 0;
+                if !pairs.iter().any(in_vain) {
+                    continue;
+                }
+                let fate = unrefuted(line & empty, s_cells, base, &sure, levelled, using.race);
+                if fate.is_some_and(|cols| cols & cols.wrapping_sub(1) == 0) {
+                    pairs.retain(|pair| !in_vain(pair));
+                    if pairs.is_empty() {
+                        return Err(None);
+                    }
+                }
                 continue;
             }
-            let cols = columns(line & base);
-            if cols & cols.wrapping_sub(1) == 0 {
-                // no base cell, or one: S takes it first
-                return Err(Some(line));
+            let Some(cols) = unrefuted(line & empty, s_cells, base, &sure, levelled, using.race)
+            else {
+                continue;
+            };
+            if cols & cols.wrapping_sub(1) != 0 {
+                // two base cells or more: refuted if the matching pairs two of them
+                needs.push(cols);
+                continue;
             }
-            needs.push(cols);
+            // no base cell, or one: S takes it first, unless a level pair refutes the line
+            if !levelling {
+                return Err(None);
+            }
+            let pairs = self.level_pairs(blocked, levelled, line);
+            if pairs.is_empty() || !pruning {
+                return Err((!pairs.is_empty()).then_some(pairs));
+            }
+            survivor = Some(pairs);
+        }
+        if survivor.is_some() {
+            return Err(survivor);
         }
         let mut partner = [u8::MAX; 16];
         if !pair_up(
@@ -475,6 +538,25 @@ fn sure_lines(wanted: bool, sure_f: u64, empty: u64, sure: &mut LineList) {
     if wanted {
         for_each_line_within(sure_f, |line| sure.push(line & empty));
     }
+}
+
+/// The columns of the base cells in the empty cells `open` of a line of S, unless the line is
+/// refuted without the matching of base cells: beaten by one of F's sure lines `sure` (see
+/// [`beaten`]) or holding both cells of a level pair. With two base columns or more the
+/// matching may still refute it; with at most one the line survives.
+#[inline]
+fn unrefuted(
+    open: u64,
+    s_cells: u64,
+    base: u64,
+    sure: &[u64],
+    levelled: &Levelled,
+    race: bool,
+) -> Option<u64> {
+    let held = levelled.pairs[..levelled.n]
+        .iter()
+        .any(|&(a, b)| holds_level_pair(open, a, b));
+    (!held && !beaten(open, s_cells, sure, race)).then(|| columns(open & base))
 }
 
 /// Up to all 76 lines, each as a set of cells (or of columns), kept on the stack. Not zeroed
@@ -559,6 +641,7 @@ fn pair_up(free: u64, needs: &[u64], partner: &mut [u8; 16]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::geometry::LINES;
     use super::*;
     use crate::game::{Cube, Game, Player, Rules};
     use crate::search::negamax::{Depth, Options, Searcher};
@@ -589,6 +672,7 @@ mod tests {
             odd_threats: true,
             games: false,
             loss_only: false,
+            level_pruning: true,
         };
         // [any bound, a loss proved, baseinverse needed, blocking needed, levelling needed],
         // the fixed pairings only (the pair games, which decide most of what levelling does,
@@ -646,6 +730,130 @@ mod tests {
         }
         assert!(checked >= 20, "{checked}");
         assert!(by_empties[0] < by_empties[1], "{by_empties:?}");
+    }
+
+    /// Stones stacked in random columns of random heights, each of a random colour (not
+    /// necessarily a reachable position: the pairings' arguments hold for any such board), as
+    /// the stones of S, of F, and F's empty threat cells.
+    fn random_stacks(seed: &mut u64) -> (u64, u64, u64) {
+        let (mut s, mut f) = (0, 0);
+        for c in 0..16 {
+            for z in 0..rng(seed) % 5 {
+                let cell = 1u64 << (c + 16 * z);
+                if rng(seed) % 2 == 0 {
+                    s |= cell;
+                } else {
+                    f |= cell;
+                }
+            }
+        }
+        let empty = !(s | f);
+        let threats = LINES
+            .iter()
+            .filter(|&&l| (l & f).count_ones() == 3 && l & empty != 0)
+            .fold(0, |t, &l| t | l & empty);
+        (s, f, threats)
+    }
+
+    /// The lines of S that survive a choice of pairings (`Position::bound` with every pairing
+    /// on), found line by line.
+    fn survivors(position: &Position, blocked: u64, levelled: &Levelled) -> Vec<u64> {
+        let empty = !(position.s | position.f);
+        let cells = position.cells(blocked, levelled);
+        let outlook = position.outlook(blocked, cells.f_cells);
+        let mut sure = LineList::new();
+        sure_lines(outlook.f_line, outlook.sure_f, empty, &mut sure);
+        let mut lines = Vec::new();
+        for_each_line_within(position.s | cells.s_cells | cells.open, |line| {
+            let fate = unrefuted(
+                line & empty,
+                cells.s_cells,
+                cells.base,
+                &sure,
+                levelled,
+                true,
+            );
+            if fate.is_some_and(|cols| cols.count_ones() <= 1) {
+                lines.push(line);
+            }
+        });
+        lines
+    }
+
+    /// Skipping the level pairs that a second surviving line rules out changes no bound (with
+    /// or without the pair games, and asked for a loss only), and each skip is checked against
+    /// the proof at `Position::bound`: for every pair skipped in a first choice of pairings,
+    /// some surviving line has no empty cell in its columns, that line still survives with the
+    /// pair levelled, and the choice with the pair levelled fails.
+    #[test]
+    fn level_pruning_changes_no_bound_and_skips_only_pairs_in_vain() {
+        let mut seed = 0x1e7e_1ed0_9a17_5002u64;
+        let without = |games, loss_only| Strategies {
+            games,
+            loss_only,
+            level_pruning: false,
+            ..Strategies::ALL
+        };
+        let (mut skipped, mut kept) = (0, 0);
+        for _ in 0..100_000 {
+            let (s, f, t) = random_stacks(&mut seed);
+            let board = format!("{s:#x}:{f:#x}");
+            for (games, loss_only) in [(true, false), (false, false), (false, true)] {
+                let plain = without(games, loss_only);
+                let pruned = Strategies {
+                    level_pruning: true,
+                    ..plain
+                };
+                assert_eq!(
+                    bound_using(s, f, t, pruned),
+                    bound_using(s, f, t, plain),
+                    "{board} games {games} loss only {loss_only}"
+                );
+            }
+            // the first choice of pairings: every blockable column blocked
+            let position = Position::new(s, f, t);
+            let blocked = columns(position.blockers);
+            let none = Levelled::default();
+            let pairs = |level_pruning| {
+                let using = Strategies {
+                    level_pruning,
+                    ..without(false, false)
+                };
+                match position.bound(blocked, &none, using) {
+                    Err(Some(pairs)) => pairs.to_vec(),
+                    _ => Vec::new(),
+                }
+            };
+            let (all, left) = (pairs(false), pairs(true));
+            let survived = survivors(&position, blocked, &none);
+            let empty = !(s | f);
+            for &(a, b) in &all {
+                if left.contains(&(a, b)) {
+                    kept += 1;
+                    continue;
+                }
+                skipped += 1;
+                let pair = 1u64 << a | 1 << b;
+                let outside = survived.iter().find(|&&m| columns(m & empty) & pair == 0);
+                let &m = outside.unwrap_or_else(|| panic!("{board}: ({a}, {b}) skipped"));
+                let mut next = none;
+                next.columns = pair;
+                next.pairs[0] = (a, b);
+                next.n = 1;
+                assert!(
+                    survivors(&position, blocked, &next).contains(&m),
+                    "{board}: {m:#x} refuted by ({a}, {b})"
+                );
+                assert!(
+                    position
+                        .bound(blocked, &next, without(false, false))
+                        .is_err(),
+                    "{board}: ({a}, {b}) decides"
+                );
+            }
+        }
+        eprintln!("level pairs skipped {skipped}, kept {kept}");
+        assert!(skipped >= 1000 && kept >= 1000, "{skipped} {kept}");
     }
 
     /// A position with `empties` empty cells after plausible play from the empty board (see
