@@ -134,9 +134,15 @@ fn progress_line(label: &str, control: &Control, secs: f64) -> String {
     let fill = control.table_fill();
     if fill > 0.0 {
         msg += &format!(", table {:.0}% full", fill * 100.0);
-        if control.table_on_gigantic_pages() {
-            msg += " (1 GiB pages)";
-        }
+        msg += match (
+            control.table_on_gigantic_pages(),
+            control.endgame_table_on_gigantic_pages(),
+        ) {
+            (true, true) => " (1 GiB pages, the endgame table's too)",
+            (true, false) => " (1 GiB pages)",
+            (false, true) => " (the endgame table on 1 GiB pages)",
+            (false, false) => "",
+        };
     }
     msg
 }

@@ -83,6 +83,37 @@ impl MemoryTable {
         }
     }
 
+    /// Moves a table that holds nothing yet onto 1 GiB pages, where the machine's pool has
+    /// room for it (see [`crate::util::huge_pages`]); returns whether it is on them now.
+    ///
+    /// Why a move rather than a constructor: a proof search's tables share one scarce pool,
+    /// and its proof table must get it first (it is what a long solve waits on most), yet the
+    /// position store builds its memory layer before the proof table's size is known. So the
+    /// memory layer starts on 2 MiB pages and moves once the proof table has been placed. A
+    /// table holding entries stays where it is: the store's memory layer may hold facts not
+    /// yet written to disk, and a move must lose nothing.
+    pub fn onto_largest_pages(&mut self) -> bool {
+        if self.slots.on_gigantic_pages() {
+            return true;
+        }
+        let active = 2 * self.growth.active_buckets();
+        if self.slots()[..active].iter().any(|s| s.data() != 0) {
+            return false;
+        }
+        match HugeArray::zeroed_on_largest_pages(self.slots.len()) {
+            Ok(slots) if slots.on_gigantic_pages() => {
+                self.slots = slots;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the table is on 1 GiB pages (see [`MemoryTable::onto_largest_pages`]).
+    pub fn on_gigantic_pages(&self) -> bool {
+        self.slots.on_gigantic_pages()
+    }
+
     /// The slots.
     #[inline]
     fn slots(&self) -> &[Slot] {
@@ -243,6 +274,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An empty table moves onto 1 GiB pages where the pool has room (never in CI, which has
+    /// none) and works the same after; a table holding an entry never moves and keeps it.
+    #[test]
+    fn only_an_empty_table_moves_onto_1_gib_pages() {
+        let b = Bounds {
+            lower: 0,
+            upper: 2,
+            best: Some(1),
+        };
+        let mut empty = MemoryTable::with_bytes(1 << 30);
+        let moved = empty.onto_largest_pages();
+        assert_eq!(moved, empty.on_gigantic_pages());
+        assert_eq!(empty.bytes(), 1 << 30);
+        empty.store(Key::new(7), b, 100);
+        assert_eq!(empty.probe(Key::new(7)), Some(b));
+
+        let mut holding = MemoryTable::with_bytes(1 << 30);
+        holding.store(Key::new(9), b, 100);
+        assert!(!holding.onto_largest_pages());
+        assert!(!holding.on_gigantic_pages());
+        assert_eq!(holding.probe(Key::new(9)), Some(b));
     }
 
     #[test]

@@ -30,8 +30,10 @@ pub struct Control {
     settled: AtomicU64,
     /// How full the main table is, in thousandths (sampled now and then).
     fill: AtomicU64,
-    /// Whether the main table is on 1 GiB pages (worth knowing when a long solve is slow).
+    /// Whether the main table (a proof search's proof table) is on 1 GiB pages, and whether its
+    /// endgame table is (worth knowing when a long solve is slow).
     gigantic_pages: AtomicBool,
+    endgame_gigantic_pages: AtomicBool,
     /// The game's move names by cell, set by the solver (see [`Control::working_on`]).
     move_names: Mutex<Vec<String>>,
 }
@@ -141,8 +143,16 @@ impl Control {
         self.gigantic_pages.load(Ordering::Relaxed)
     }
 
-    pub(crate) fn set_table_on_gigantic_pages(&self, gigantic: bool) {
-        self.gigantic_pages.store(gigantic, Ordering::Relaxed);
+    /// Whether the proof search's endgame table (the position store's memory layer, over a
+    /// store) is on 1 GiB pages (false before a proof search has reported).
+    pub fn endgame_table_on_gigantic_pages(&self) -> bool {
+        self.endgame_gigantic_pages.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_tables_on_gigantic_pages(&self, main: bool, endgame: bool) {
+        self.gigantic_pages.store(main, Ordering::Relaxed);
+        self.endgame_gigantic_pages
+            .store(endgame, Ordering::Relaxed);
     }
 
     /// Where the proof search publishes its root's state.

@@ -66,13 +66,18 @@ pub(crate) struct ProofTables {
 
 impl ProofTables {
     /// Splits `bytes`, less what `threads` threads hold of their own, between the proof table
-    /// and, with endgames, the endgame table (half).
+    /// and, with endgames, the endgame table (half). The proof table takes 1 GiB pages first,
+    /// the endgame table what is left of them (see [`MemoryTable::onto_largest_pages`]).
     pub fn new(bytes: u64, endgame: bool, threads: usize) -> ProofTables {
         let bytes = tables_share(bytes, threads);
-        let endgame = endgame.then(|| MemoryTable::with_bytes((bytes / 2) as usize));
+        let mut endgame = endgame.then(|| MemoryTable::with_bytes((bytes / 2) as usize));
         let rest = bytes - endgame.as_ref().map_or(0, |t| t.bytes() as u64);
+        let proof = ProofTable::new(rest as usize);
+        if let Some(t) = endgame.as_mut() {
+            t.onto_largest_pages();
+        }
         ProofTables {
-            proof: ProofTable::new(rest as usize),
+            proof,
             endgame,
             store: None,
             save_every: SEARCH_STATE_EVERY,
@@ -93,13 +98,15 @@ impl ProofTables {
     ) -> Result<ProofTables, StoreError> {
         let bytes = tables_share(bytes, threads);
         let store_bytes = if endgame { bytes / 2 } else { bytes / 8 };
-        let store = open(store_bytes as usize)?;
+        let mut store = open(store_bytes as usize)?;
         let overhead = store.resident_bytes() + store.buffer_bytes();
         let rest = bytes
             .saturating_sub(store.memory().bytes() as u64)
             .saturating_sub(overhead)
             .max(MIN_TABLE_BYTES);
         let proof = ProofTable::new(rest as usize);
+        // the proof table has taken its 1 GiB pages: the memory layer gets what is left
+        store.memory_onto_largest_pages();
         proof.preload(store.search_state()?.entries());
         Ok(ProofTables {
             proof,
@@ -141,7 +148,10 @@ impl ProofTables {
     /// Publishes the tables' state in `control`.
     fn report(&self, control: &Control) {
         control.set_table_fill(self.proof.fill());
-        control.set_table_on_gigantic_pages(self.proof.on_gigantic_pages());
+        control.set_tables_on_gigantic_pages(
+            self.proof.on_gigantic_pages(),
+            self.endgame().is_some_and(|t| t.on_gigantic_pages()),
+        );
         if let Some(store) = self.store() {
             control.set_settled(store.stats().entries);
         }

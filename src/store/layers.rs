@@ -118,6 +118,12 @@ impl Store {
         &self.mem
     }
 
+    /// Moves the memory layer onto 1 GiB pages while it holds nothing (see
+    /// [`MemoryTable::onto_largest_pages`]); returns whether it is on them.
+    pub fn memory_onto_largest_pages(&mut self) -> bool {
+        self.mem.onto_largest_pages()
+    }
+
     /// Everything the disk layer says about `key` (nothing without a disk layer).
     pub fn disk_knowledge(&self, key: Key) -> Knowledge {
         self.disk
