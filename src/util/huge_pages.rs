@@ -16,9 +16,11 @@
 //! the mapping is made, so a pool too small for the array fails at once and the array falls back
 //! to 2 MiB pages; once mapped, the pages are the array's, zeroed on first touch. Such a pool is
 //! small where it exists at all (a gibibyte of contiguous free memory is rare on a machine that
-//! has run for a while), so only the table a long solve probes most asks for it: the proof
+//! has run for a while), so the table a long solve probes most asks for it first: the proof
 //! search's, whose first probe of a position's children is where a long solve waits most
-//! (README, "Why the defaults are what they are").
+//! (README, "Why the defaults are what they are"). The proof search's endgame table (over a
+//! position store, its memory layer) then takes what is left, if the pool holds it whole
+//! (`MemoryTable::onto_largest_pages`): in a search deep in endgames its probes are the wait.
 
 use memmap2::{MmapMut, MmapOptions};
 use std::io;
