@@ -96,8 +96,7 @@ impl MemoryTable {
         if self.slots.on_gigantic_pages() {
             return true;
         }
-        let active = 2 * self.growth.active_buckets();
-        if self.slots()[..active].iter().any(|s| s.data() != 0) {
+        if self.holds_anything() {
             return false;
         }
         match HugeArray::zeroed_on_largest_pages(self.slots.len()) {
@@ -107,6 +106,13 @@ impl MemoryTable {
             }
             _ => false,
         }
+    }
+
+    /// Whether any slot holds an entry, of any generation (only the buckets in use can: the
+    /// others have never been written).
+    fn holds_anything(&self) -> bool {
+        let active = 2 * self.growth.active_buckets();
+        self.slots()[..active].iter().any(|s| s.data() != 0)
     }
 
     /// Whether the table is on 1 GiB pages (see [`MemoryTable::onto_largest_pages`]).
@@ -277,7 +283,8 @@ mod tests {
     }
 
     /// An empty table moves onto 1 GiB pages where the pool has room (never in CI, which has
-    /// none) and works the same after; a table holding an entry never moves and keeps it.
+    /// none) and works the same after; a table holding an entry, even one of a cleared
+    /// generation, never moves and keeps it.
     #[test]
     fn only_an_empty_table_moves_onto_1_gib_pages() {
         let b = Bounds {
@@ -286,6 +293,7 @@ mod tests {
             best: Some(1),
         };
         let mut empty = MemoryTable::with_bytes(1 << 30);
+        assert!(!empty.holds_anything());
         let moved = empty.onto_largest_pages();
         assert_eq!(moved, empty.on_gigantic_pages());
         assert_eq!(empty.bytes(), 1 << 30);
@@ -294,6 +302,11 @@ mod tests {
 
         let mut holding = MemoryTable::with_bytes(1 << 30);
         holding.store(Key::new(9), b, 100);
+        assert!(holding.holds_anything());
+        let mut cleared = MemoryTable::with_bytes(64);
+        cleared.store(Key::new(3), b, 100);
+        cleared.clear();
+        assert!(cleared.holds_anything() && !cleared.onto_largest_pages());
         assert!(!holding.onto_largest_pages());
         assert!(!holding.on_gigantic_pages());
         assert_eq!(holding.probe(Key::new(9)), Some(b));
