@@ -296,6 +296,13 @@ mod tests {
         assert!(!empty.holds_anything());
         let moved = empty.onto_largest_pages();
         assert_eq!(moved, empty.on_gigantic_pages());
+        // what the kernel did, not the table's own flag
+        #[cfg(target_os = "linux")]
+        {
+            let at = empty.slots().as_ptr() as usize;
+            let kib = crate::util::huge_pages::tests::kernel_page_kib(at);
+            assert_eq!(moved, kib == 1 << 20, "{kib} KiB pages");
+        }
         assert_eq!(empty.bytes(), 1 << 30);
         empty.store(Key::new(7), b, 100);
         assert_eq!(empty.probe(Key::new(7)), Some(b));

@@ -170,7 +170,7 @@ impl<T: Zeroed> HugeArray<T> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::util::slot::Slot;
 
@@ -191,8 +191,9 @@ mod tests {
         assert!(!w.on_gigantic_pages() && !s.on_gigantic_pages());
     }
 
-    /// The page size the kernel maps the address `at` with, in KiB, from /proc/self/smaps.
-    fn kernel_page_kib(at: usize) -> u64 {
+    /// The page size the kernel maps the address `at` with, in KiB, from /proc/self/smaps (also
+    /// what other tables' tests check their own flag against).
+    pub(crate) fn kernel_page_kib(at: usize) -> u64 {
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
         let mut inside = false;
         for line in smaps.lines() {
