@@ -310,13 +310,15 @@ mod tests {
         let mut holding = MemoryTable::with_bytes(1 << 30);
         holding.store(Key::new(9), b, 100);
         assert!(holding.holds_anything());
-        let mut cleared = MemoryTable::with_bytes(64);
-        cleared.store(Key::new(3), b, 100);
-        cleared.clear();
-        assert!(cleared.holds_anything() && !cleared.onto_largest_pages());
         assert!(!holding.onto_largest_pages());
         assert!(!holding.on_gigantic_pages());
         assert_eq!(holding.probe(Key::new(9)), Some(b));
+
+        let mut cleared = MemoryTable::with_bytes(64);
+        cleared.store(Key::new(3), b, 100);
+        cleared.clear();
+        assert!(cleared.holds_anything());
+        assert!(!cleared.onto_largest_pages());
     }
 
     #[test]
