@@ -1125,7 +1125,8 @@ fn grouped(n: u64) -> String {
 /// session resumes it; each decided reply's cell carries its winning move and all the work it
 /// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
 /// the end of its last segment (as does `solve-runs/README.md`'s "Which next", with the open
-/// replies least spent first and what each has had), and the empty
+/// replies least spent first and what each has had, and its "what the ledger says of the open
+/// five": each one's most nodes on one table and their range), and the empty
 /// board's nodes, core-hours, years and days (and TU Munich's share) at the rate of the
 /// milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
@@ -1306,6 +1307,45 @@ fn the_readme_shows_the_milestone_ledger() {
         runs_readme.contains(&want),
         "solve-runs/README.md: not {want}"
     );
+    // each open reply's most nodes on one table: a stretch of segments begins where one started
+    // on a new table, a pack or a copy, and goes on while the next resumed from its table or runs
+    let resumed = column("resumed_from");
+    let segment = column("segment");
+    let mut longest = Vec::new();
+    for &(_, hex) in &open_each {
+        let mut own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
+        own.sort_by_key(|r| r[segment].parse::<u32>().unwrap());
+        let mut stretches: Vec<(u64, &str, &str)> = Vec::new();
+        for r in own {
+            let n = r[nodes].parse::<u64>().unwrap();
+            let goes_on = r[resumed] == "its table" || r[resumed].starts_with("its runs");
+            match stretches.last_mut() {
+                Some((sum, _, last)) if goes_on => (*sum, *last) = (*sum + n, r[segment]),
+                _ => stretches.push((n, r[segment], r[segment])),
+            }
+        }
+        let (most, first, last) = stretches.into_iter().max().unwrap();
+        let want = format!(
+            "{hex} {:.2} G over segments {first}-{last}",
+            most as f64 / 1e9
+        );
+        assert!(
+            runs_readme.contains(&want),
+            "solve-runs/README.md: not {want}"
+        );
+        longest.push(most);
+    }
+    if let (Some(least), Some(most)) = (longest.iter().min(), longest.iter().max()) {
+        let want = format!(
+            "each has had {:.1}-{:.1} G nodes on one table",
+            *least as f64 / 1e9,
+            *most as f64 / 1e9
+        );
+        assert!(
+            runs_readme.contains(&want),
+            "solve-runs/README.md: not {want}"
+        );
+    }
 }
 
 /// A `solve --json` that succeeded with `value` from its table alone: no node of search.
