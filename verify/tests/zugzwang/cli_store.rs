@@ -1106,6 +1106,41 @@ fn millions(n: u64) -> String {
     format!("{}.{} M", grouped(tenths / 10), tenths % 10)
 }
 
+/// `n` in words, as the README counts segments and replies: 0 as "no", 26 as "twenty-six".
+fn in_words(n: usize) -> String {
+    const UNITS: [&str; 20] = [
+        "no",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 10] = [
+        "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    match n {
+        0..=19 => UNITS[n].to_string(),
+        20..=99 if n % 10 == 0 => TENS[n / 10].to_string(),
+        20..=99 => format!("{}-{}", TENS[n / 10], UNITS[n % 10]),
+        _ => panic!("{n}: more than the README counts in words"),
+    }
+}
+
 /// `n` with its digits in groups of three, as the README writes them: 1234567 as "1,234,567".
 fn grouped(n: u64) -> String {
     let whole = n.to_string();
@@ -1121,7 +1156,8 @@ fn grouped(n: u64) -> String {
 
 /// The README's figures for the milestone are the ledger's: each open reply's cell in the table
 /// of replies carries the ledger's sums (df-pn expansions, which an old build counted, apart from
-/// nodes) and, where its table is kept, where its last segment stopped, which is where the next
+/// nodes), its number of segments and of those on tables since lost, each other segment's nodes,
+/// and, where its table is kept, where its last segment stopped, which is where the next
 /// session resumes it; each decided reply's cell carries its winning move and all the work it
 /// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
 /// the end of its last segment (as does `solve-runs/README.md`'s "Which next", with the open
@@ -1157,10 +1193,6 @@ fn the_readme_shows_the_milestone_ledger() {
     let (mut decided, mut open) = (0u64, 0u64);
     // each decided reply's total, and each open reply's with its name
     let (mut decided_each, mut open_each) = (Vec::new(), Vec::new());
-    const NUMBERS: [&str; 17] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-    ];
     for hex in hexes {
         let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
         let sum = |expansions: bool| -> u64 {
@@ -1182,7 +1214,7 @@ fn the_readme_shows_the_milestone_ledger() {
             let want = format!(
                 "**White wins with {best}**: {} nodes in {} segment",
                 millions(expanded + counted),
-                NUMBERS[own.len()]
+                in_words(own.len())
             );
             assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
             decided += expanded + counted;
@@ -1192,6 +1224,22 @@ fn the_readme_shows_the_milestone_ledger() {
         open += expanded + counted;
         open_each.push((expanded + counted, hex));
         assert!(cell.contains("| open: "), "{hex}: {cell}");
+        // its segments, how many of them were on tables since lost (the ledger lists those
+        // first), and each segment on a kept table by its nodes
+        let lost = own.iter().filter(|r| r[table] == "lost").count();
+        let want = format!(
+            " in {} segments ({} on tables since lost",
+            in_words(own.len()),
+            match lost {
+                n if n == own.len() => "all of them".to_string(),
+                n => format!("the first {}", in_words(n)),
+            }
+        );
+        assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
+        for r in own.iter().filter(|r| r[table] != "lost") {
+            let want = millions(r[nodes].parse().unwrap());
+            assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
+        }
         if expanded > 0 {
             let want = format!("{} df-pn expansions", millions(expanded));
             assert!(cell.contains(&want), "{hex}: not {want}: {cell}");
@@ -1248,11 +1296,11 @@ fn the_readme_shows_the_milestone_ledger() {
         ),
         format!(
             "The {} decided replies cost {} to {} nodes each",
-            NUMBERS[decided_each.len()],
+            in_words(decided_each.len()),
             short(*decided_each.iter().min().unwrap()),
             short(*decided_each.iter().max().unwrap())
         ),
-        format!("and the {} open ones", NUMBERS[open_each.len()]),
+        format!("and the {} open ones", in_words(open_each.len())),
         format!("counts as of {latest} UTC"),
         format!("({:.2} G in all)", decided as f64 / 1e9),
         format!("had {:.2} G more without a decision", open as f64 / 1e9),
