@@ -1162,7 +1162,8 @@ fn grouped(n: u64) -> String {
 /// took, with its number of segments; the forecast paragraph carries the ledger's decided, open and total work,
 /// the end of its last segment (as does `solve-runs/README.md`'s "Which next", with the open
 /// replies least spent first and what each has had, and its "what the ledger says of the open
-/// five": each one's most nodes on one table and their range), and the empty
+/// five": each one's most nodes on one table and their range; and each folded sentence of
+/// kept-table sessions: its two sums of nodes and its range of rates), and the empty
 /// board's nodes, core-hours, years and days (and TU Munich's share) at the rate of the
 /// milestone reply records pooled. The cells are
 /// written from the ledger by hand each session, so this is what keeps them from drifting.
@@ -1381,6 +1382,44 @@ fn the_readme_shows_the_milestone_ledger() {
             "solve-runs/README.md: not {want}"
         );
         longest.push(most);
+    }
+    // the kept-table sessions, each run folded into one sentence: "the CSV's segments A-B and
+    // C-D): X G and Y G nodes in all, R-S M nodes/s" names two open replies' stretches by segment
+    // number; each sum must be some open reply's nodes over those segments, and R-S those rows'
+    // range of rates
+    let prose = runs_readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (at, _) in prose.match_indices("the CSV's segments ") {
+        let words: Vec<&str> = prose[at..].split(' ').collect();
+        let span = |w: &str| -> (u32, u32) {
+            let (a, b) = w.trim_end_matches("):").split_once('-').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        };
+        let spans = [span(words[3]), span(words[5])];
+        let sums = [words[6], words[9]].map(|w| w.parse::<f64>().unwrap());
+        let mut rates = Vec::new();
+        for ((a, b), sum) in spans.into_iter().zip(sums) {
+            let matched = open_each.iter().find_map(|&(_, hex)| {
+                let own: Vec<&Vec<&str>> = rows
+                    .iter()
+                    .filter(|r| r[reply] == hex)
+                    .filter(|r| (a..=b).contains(&r[segment].parse::<u32>().unwrap()))
+                    .collect();
+                let n: u64 = own.iter().map(|r| r[nodes].parse::<u64>().unwrap()).sum();
+                ((n as f64 / 1e9 * 100.0).round() / 100.0 == sum).then_some(own)
+            });
+            let own = matched.unwrap_or_else(|| panic!("no open reply has {sum} G over {a}-{b}"));
+            let wall = column("wall_seconds");
+            rates.extend(
+                own.iter().map(|r| {
+                    r[nodes].parse::<f64>().unwrap() / r[wall].parse::<f64>().unwrap() / 1e6
+                }),
+            );
+        }
+        let (low, high) = rates
+            .iter()
+            .fold((f64::MAX, 0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        let want = format!("{low:.2}-{high:.2} M nodes/s");
+        assert_eq!(words[14], want.split(' ').next().unwrap(), "not {want}");
     }
     if let (Some(least), Some(most)) = (longest.iter().min(), longest.iter().max()) {
         let want = format!(
