@@ -900,6 +900,13 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "a2",
             30,
         ),
+        (
+            "milestone-reply-8928-seed407704158398",
+            "0x0000000000101091:0x0000000000008928",
+            "407704158398",
+            "a2",
+            30,
+        ),
     ];
     for (name, position, seed, best, checked_here) in proofs {
         let dir = copy_of_committed(name);
@@ -1191,6 +1198,7 @@ fn the_readme_shows_the_milestone_ledger() {
     let mut hexes: Vec<&str> = rows.iter().map(|r| r[reply]).collect();
     hexes.sort_unstable();
     hexes.dedup();
+    let every_reply = hexes.clone();
     let (mut decided, mut open) = (0u64, 0u64);
     // each decided reply's total, and each open reply's with its name
     let (mut decided_each, mut open_each) = (Vec::new(), Vec::new());
@@ -1384,9 +1392,9 @@ fn the_readme_shows_the_milestone_ledger() {
         longest.push(most);
     }
     // the kept-table sessions, each run folded into one sentence: "the CSV's segments A-B and
-    // C-D): X G and Y G nodes in all, R-S M nodes/s" names two open replies' stretches by segment
-    // number; each sum must be some open reply's nodes over those segments, and R-S those rows'
-    // range of rates
+    // C-D): X G and Y G nodes in all, R-S M nodes/s" names two replies' stretches by segment
+    // number (open when the sessions ran, perhaps decided since); each sum must be some reply's
+    // nodes over those segments, and R-S those rows' range of rates
     let prose = runs_readme.split_whitespace().collect::<Vec<_>>().join(" ");
     for (at, _) in prose.match_indices("the CSV's segments ") {
         let words: Vec<&str> = prose[at..].split(' ').collect();
@@ -1398,7 +1406,7 @@ fn the_readme_shows_the_milestone_ledger() {
         let sums = [words[6], words[9]].map(|w| w.parse::<f64>().unwrap());
         let mut rates = Vec::new();
         for ((a, b), sum) in spans.into_iter().zip(sums) {
-            let matched = open_each.iter().find_map(|&(_, hex)| {
+            let matched = every_reply.iter().find_map(|&hex| {
                 let own: Vec<&Vec<&str>> = rows
                     .iter()
                     .filter(|r| r[reply] == hex)
@@ -1407,7 +1415,7 @@ fn the_readme_shows_the_milestone_ledger() {
                 let n: u64 = own.iter().map(|r| r[nodes].parse::<u64>().unwrap()).sum();
                 ((n as f64 / 1e9 * 100.0).round() / 100.0 == sum).then_some(own)
             });
-            let own = matched.unwrap_or_else(|| panic!("no open reply has {sum} G over {a}-{b}"));
+            let own = matched.unwrap_or_else(|| panic!("no reply has {sum} G over {a}-{b}"));
             let wall = column("wall_seconds");
             rates.extend(
                 own.iter().map(|r| {
