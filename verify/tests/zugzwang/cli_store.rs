@@ -1199,11 +1199,10 @@ fn the_readme_shows_the_milestone_ledger() {
     let mut hexes: Vec<&str> = rows.iter().map(|r| r[reply]).collect();
     hexes.sort_unstable();
     hexes.dedup();
-    let every_reply = hexes.clone();
     let (mut decided, mut open) = (0u64, 0u64);
     // each decided reply's total, and each open reply's with its name
     let (mut decided_each, mut open_each) = (Vec::new(), Vec::new());
-    for hex in hexes {
+    for &hex in &hexes {
         let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
         let sum = |expansions: bool| -> u64 {
             own.iter()
@@ -1370,7 +1369,7 @@ fn the_readme_shows_the_milestone_ledger() {
     let segment = column("segment");
     let mut longest = Vec::new();
     // (a decided reply's most on one table, where the prose names it, in the same words)
-    for &hex in &every_reply {
+    for &hex in &hexes {
         let mut own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[reply] == hex).collect();
         own.sort_by_key(|r| r[segment].parse::<u32>().unwrap());
         let mut stretches: Vec<(u64, &str, &str)> = Vec::new();
@@ -1422,7 +1421,7 @@ fn the_readme_shows_the_milestone_ledger() {
         let sums = [words[6], words[9]].map(|w| w.parse::<f64>().unwrap());
         let mut rates = Vec::new();
         for ((a, b), sum) in spans.into_iter().zip(sums) {
-            let matched = every_reply.iter().find_map(|&hex| {
+            let matched = hexes.iter().find_map(|&hex| {
                 let own: Vec<&Vec<&str>> = rows
                     .iter()
                     .filter(|r| r[reply] == hex)
