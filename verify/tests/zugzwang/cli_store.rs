@@ -1344,6 +1344,7 @@ fn the_readme_shows_the_milestone_ledger() {
     ] {
         assert!(readme.contains(&want), "the README's forecast: not {want}");
     }
+    // folded to single spaces, so every check below reads a figure however the prose wraps it
     let runs_readme = words(&std::fs::read_to_string(root.join("solve-runs/README.md")).unwrap());
     // the open replies, least spent first, each with what it has had
     open_each.sort_unstable();
@@ -1367,8 +1368,6 @@ fn the_readme_shows_the_milestone_ledger() {
     // on a new table, a pack or a copy, and goes on while the next resumed from its table or runs
     let resumed = column("resumed_from");
     let segment = column("segment");
-    // the prose with its line breaks folded, so a figure wrapped across lines is still read
-    let prose = runs_readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut longest = Vec::new();
     // (a decided reply's most on one table, where the prose names it, in the same words)
     for &hex in &hexes {
@@ -1396,7 +1395,7 @@ fn the_readme_shows_the_milestone_ledger() {
             longest.push(most);
             continue;
         }
-        for rest in prose.split(&format!(" {hex} ")).skip(1) {
+        for rest in runs_readme.split(&format!(" {hex} ")).skip(1) {
             let w: Vec<&str> = rest.splitn(6, ' ').collect();
             if w.len() >= 5 && w[1..4] == ["G", "over", "segments"] {
                 let span = w[4].trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -1412,8 +1411,8 @@ fn the_readme_shows_the_milestone_ledger() {
     // C-D): X G and Y G nodes in all, R-S M nodes/s" names two replies' stretches by segment
     // number (open when the sessions ran, perhaps decided since); each sum must be some reply's
     // nodes over those segments, and R-S those rows' range of rates
-    for (at, _) in prose.match_indices("the CSV's segments ") {
-        let words: Vec<&str> = prose[at..].split(' ').collect();
+    for (at, _) in runs_readme.match_indices("the CSV's segments ") {
+        let words: Vec<&str> = runs_readme[at..].split(' ').collect();
         let span = |w: &str| -> (u32, u32) {
             let (a, b) = w.trim_end_matches("):").split_once('-').unwrap();
             (a.parse().unwrap(), b.parse().unwrap())
