@@ -907,6 +907,13 @@ fn the_committed_milestone_reply_proofs_still_answer_and_check() {
             "a2",
             30,
         ),
+        (
+            "milestone-reply-1008908-seed407704158398",
+            "0x0000000000101091:0x0000000001008908",
+            "407704158398",
+            "a2",
+            30,
+        ),
     ];
     for (name, position, seed, best, checked_here) in proofs {
         let dir = copy_of_committed(name);
