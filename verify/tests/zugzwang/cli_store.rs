@@ -821,101 +821,30 @@ fn copy_of_committed(name: &str) -> tempfile::TempDir {
 /// `solve-runs/milestone-replies-checks.txt`.
 #[test]
 fn the_committed_milestone_reply_proofs_still_answer_and_check() {
-    // (directory, position, hash seed, White's winning move, first positions checked here)
+    // (directory `milestone-reply-HEX-seedS`, White's winning move, first positions checked here):
+    // the reply and the hash seed are read from the name, as the ledger test reads them
     let proofs = [
-        (
-            "milestone-reply-8b08-seed1",
-            "0x0000000000101091:0x0000000000008b08",
-            "1",
-            "c3",
-            30,
-        ),
-        (
-            "milestone-reply-8d08-seed1",
-            "0x0000000000101091:0x0000000000008d08",
-            "1",
-            "b3",
-            30,
-        ),
-        (
-            "milestone-reply-890a-seed407704158398",
-            "0x0000000000101091:0x000000000000890a",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-80008908-seed407704158398",
-            "0x0000000000101091:0x0000000080008908",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-88908-seed407704158398",
-            "0x0000000000101091:0x0000000000088908",
-            "407704158398",
-            "a2",
-            10,
-        ),
-        (
-            "milestone-reply-a908-seed407704158398",
-            "0x0000000000101091:0x000000000000a908",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-8008908-seed407704158398",
-            "0x0000000000101091:0x0000000008008908",
-            "407704158398",
-            "d2",
-            30,
-        ),
-        (
-            "milestone-reply-1000008908-seed407704158398",
-            "0x0000000000101091:0x0000001000008908",
-            "407704158398",
-            "c2",
-            20,
-        ),
-        (
-            "milestone-reply-18908-seed407704158398",
-            "0x0000000000101091:0x0000000000018908",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-890c-seed407704158398",
-            "0x0000000000101091:0x000000000000890c",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-c908-seed407704158398",
-            "0x0000000000101091:0x000000000000c908",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-8928-seed407704158398",
-            "0x0000000000101091:0x0000000000008928",
-            "407704158398",
-            "a2",
-            30,
-        ),
-        (
-            "milestone-reply-1008908-seed407704158398",
-            "0x0000000000101091:0x0000000001008908",
-            "407704158398",
-            "a2",
-            30,
-        ),
+        ("milestone-reply-8b08-seed1", "c3", 30),
+        ("milestone-reply-8d08-seed1", "b3", 30),
+        ("milestone-reply-890a-seed407704158398", "a2", 30),
+        ("milestone-reply-80008908-seed407704158398", "a2", 30),
+        ("milestone-reply-88908-seed407704158398", "a2", 10),
+        ("milestone-reply-a908-seed407704158398", "a2", 30),
+        ("milestone-reply-8008908-seed407704158398", "d2", 30),
+        ("milestone-reply-1000008908-seed407704158398", "c2", 20),
+        ("milestone-reply-18908-seed407704158398", "a2", 30),
+        ("milestone-reply-890c-seed407704158398", "a2", 30),
+        ("milestone-reply-c908-seed407704158398", "a2", 30),
+        ("milestone-reply-8928-seed407704158398", "a2", 30),
+        ("milestone-reply-1008908-seed407704158398", "a2", 30),
     ];
-    for (name, position, seed, best, checked_here) in proofs {
+    for (name, best, checked_here) in proofs {
+        let (hex, seed) = name
+            .strip_prefix("milestone-reply-")
+            .and_then(|rest| rest.split_once("-seed"))
+            .unwrap_or_else(|| panic!("{name}: not milestone-reply-HEX-seedS"));
+        let position = format!("0x0000000000101091:0x{hex:0>16}");
+        let position = position.as_str();
         let dir = copy_of_committed(name);
         let o = zugzwang()
             .args([
